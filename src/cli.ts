@@ -1,0 +1,182 @@
+// The command line: parses arguments (commander), picks colors (chalk), runs a command, and
+// turns every error into one line on stderr and an exit status. The only importer of both.
+
+import { Chalk } from 'chalk';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import pkg from '../package.json' with { type: 'json' };
+import type { Context } from './commands/context.js';
+import { page, PAGE_DEFAULTS } from './commands/page.js';
+import { readlines } from './commands/readlines.js';
+import { Exit, type ExitCode, LinewiseError } from './core/errors.js';
+import { parseCount } from './core/ranges.js';
+import { plain, type Style } from './format/style.js';
+import { NO_NEWLINE_MARK } from './format/text.js';
+import { Output } from './io/output.js';
+import { type Io, OutputClosed, processIo } from './io/streams.js';
+
+export const VERSION: string = pkg.version;
+
+type ColorMode = 'auto' | 'always' | 'never';
+
+/** --color beats the environment; NO_COLOR (non-empty) beats FORCE_COLOR; else only on a terminal. */
+export function colorEnabled(mode: ColorMode, isTTY: boolean, env: Io['env']): boolean {
+  if (mode !== 'auto') return mode === 'always';
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return isTTY && env.TERM !== 'dumb';
+}
+
+function colored(): Style {
+  const c = new Chalk({ level: 1 });
+  return { number: (s) => c.green(s), path: (s) => c.magenta(s), match: (s) => c.bold.red(s), note: (s) => c.dim(s) };
+}
+
+/** A commander option parser for a whole number at least `min`. */
+function count(what: string, min = 0) {
+  return (value: string) => {
+    try {
+      return parseCount(value, what, min);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  };
+}
+
+const colorOption = () =>
+  new Option('--color <when>', 'color: auto (only on a terminal), always, never').choices(['auto', 'always', 'never']).default('auto');
+
+const EXAMPLES = {
+  readlines: `
+Examples:
+  $ linewise readlines src/app.ts 10 20     lines 10 to 20, as rows "<n><TAB><line>"
+  $ linewise readlines notes.txt 5          line 5 to the end
+  $ some-command | linewise readlines - 1 3`,
+  page: `
+Examples:
+  $ linewise page big.log                   the first 100 lines, and a footer if more remain
+  $ linewise page big.log --offset 100      the next page, as the footer says
+  $ linewise page big.log --limit 20 --max-bytes 4096
+
+The footer (on stdout, after a blank line) says where to go on:
+  [Read 100 lines (lines 1-100 of 5000 total). 4900 lines remaining from offset 100.]`,
+};
+
+/**
+ * Runs linewise with `argv` (without node and script) against `io`; resolves to the exit status.
+ * Never calls process.exit, so tests run it in-process.
+ */
+export async function main(argv: string[], io: Io = processIo()): Promise<ExitCode> {
+  const out = new Output(io.stdout);
+  const errLine = (message: string, path?: string) =>
+    io.stderr.write(Buffer.from(`linewise: ${path === undefined ? '' : `${path}: `}${message}\n`));
+  let status: ExitCode = Exit.ok;
+  let usageError: string | undefined;
+
+  const program = new Command('linewise')
+    .description('Line-precise file access: read, search and patch lines without touching line endings or bytes.')
+    .version(VERSION, '-V, --version')
+    .helpCommand('help [command]', 'show help for a command')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => out.text(s),
+      writeErr: (s) => io.stderr.write(Buffer.from(s)),
+      outputError: (s) => {
+        usageError = s.replace(/^error: /, '').trim();
+      },
+    })
+    .showSuggestionAfterError(true)
+    .allowExcessArguments(false);
+
+  const context = (color: ColorMode): Context => {
+    const on = colorEnabled(color, io.stdout.isTTY, io.env);
+    const style = on ? colored() : plain;
+    return { io, out, rowStyle: io.stdout.isTTY ? style : plain, noteStyle: style, warn: errLine };
+  };
+
+  program
+    .command('readlines')
+    .summary('print lines START to END (1-based, inclusive) as rows')
+    .description('Print lines START to END (1-based, inclusive; END defaults to the last line) as rows "<n><TAB><line>", each line verbatim with its terminator. FILE "-" reads standard input. Reads no further than END.')
+    .argument('<file>', 'the file, or - for standard input')
+    .argument('<start>', 'first line (1-based)')
+    .argument('[end]', 'last line (default: the last line of the file; clamps)')
+    .option('--json', 'JSON Lines: a record per line, then a summary')
+    .option('-a, --text', 'read a file with NUL bytes as text')
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.readlines)
+    .action((file: string, start: string, end: string | undefined, o) => {
+      status = readlines(context(o.color), file, start, end, o);
+    });
+
+  program
+    .command('page')
+    .summary('print a bounded page of rows, with a footer saying where to go on')
+    .description('Print up to --limit rows after skipping --offset lines, within --max-bytes of output. When lines remain, a blank line and a footer follow, naming the offset to read next.')
+    .argument('<file>', 'the file, or - for standard input')
+    .option('--offset <k>', 'lines to skip (0-based)', count('--offset'), PAGE_DEFAULTS.offset)
+    .option('--limit <n>', 'rows at most', count('--limit', 1), PAGE_DEFAULTS.limit)
+    .option('--max-bytes <b>', 'cap on the bytes printed; a longer single line is shown cut (0: no cap)', count('--max-bytes'), PAGE_DEFAULTS.maxBytes)
+    .option('--count-bytes <b>', 'read at most this far past the page to count the total lines', count('--count-bytes'), PAGE_DEFAULTS.countBytes)
+    .option('--json', 'JSON Lines: a record per line, then a summary with the total and next offset')
+    .option('-a, --text', 'read a file with NUL bytes as text')
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.page)
+    .action((file: string, o) => {
+      status = page(context(o.color), file, o);
+    });
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      out.flush();
+      return Exit.usage;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    finish(out, io);
+    return status;
+  } catch (e) {
+    return handle(e, out, io, errLine, usageError);
+  }
+}
+
+/** Ends the output: a terminal gets a marker after a last row without a terminator. */
+function finish(out: Output, io: Io): void {
+  if (out.endsOpen && io.stdout.isTTY) out.text(`${NO_NEWLINE_MARK}\n`);
+  out.flush();
+}
+
+function handle(
+  e: unknown,
+  out: Output,
+  io: Io,
+  errLine: (message: string, path?: string) => void,
+  usageError: string | undefined,
+): ExitCode {
+  try {
+    out.flush(); // results found before an error are still printed
+  } catch (closed) {
+    if (closed instanceof OutputClosed) return Exit.ok;
+  }
+  if (e instanceof OutputClosed) return Exit.ok;
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return Exit.ok;
+    errLine(usageMessage(usageError ?? e.message));
+    return Exit.usage;
+  }
+  if (e instanceof LinewiseError) {
+    errLine(e.message, e.path);
+    return e.exitCode;
+  }
+  // A bug, not a user error: say so in one line, with the detail behind an environment variable.
+  const err = e as Error;
+  errLine(`internal error: ${err?.message ?? String(e)} (please report it; LINEWISE_DEBUG=1 shows the stack)`);
+  if (io.env.LINEWISE_DEBUG) io.stderr.write(Buffer.from(`${err?.stack ?? ''}\n`));
+  return Exit.usage;
+}
+
+/** Commander's wording, with a hint where a negative number was taken for an option. */
+function usageMessage(message: string): string {
+  const negative = /unknown option '(-\d+)'/.exec(message);
+  if (negative) return `line numbers and counts are never negative: ${negative[1]}`;
+  return message;
+}

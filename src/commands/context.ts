@@ -1,0 +1,23 @@
+// What every command is handed by the CLI: the process edges, buffered stdout, and the styles.
+
+import type { Output } from '../io/output.js';
+import type { Io } from '../io/streams.js';
+import type { Style } from '../format/style.js';
+
+export interface Context {
+  io: Io;
+  out: Output;
+  /** style of rows: plain unless stdout is a terminal, so piped rows are never colored */
+  rowStyle: Style;
+  /** style of footers, separators and notes (colored under --color always, even in a pipe) */
+  noteStyle: Style;
+  /** writes `linewise: <path>: <message>` to stderr, for notes that are not errors */
+  warn(message: string, path?: string): void;
+}
+
+/** Options every reader takes. */
+export interface ReaderOptions {
+  json?: boolean;
+  /** read files with NUL bytes as text */
+  text?: boolean;
+}

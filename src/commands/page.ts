@@ -1,0 +1,54 @@
+// `page FILE [--offset K] [--limit N]`: a bounded page of rows and a footer saying where to go on.
+
+import { Exit, type ExitCode, withPath } from '../core/errors.js';
+import { readPage } from '../core/read.js';
+import { pageFooter } from '../core/rows.js';
+import { JsonRows, writeRecord } from '../format/json.js';
+import { TextRows } from '../format/text.js';
+import { openText } from '../io/text.js';
+import type { Context, ReaderOptions } from './context.js';
+
+export interface PageArgs extends ReaderOptions {
+  offset: number;
+  limit: number;
+  maxBytes: number;
+  countBytes: number;
+}
+
+export const PAGE_DEFAULTS = { offset: 0, limit: 100, maxBytes: 64 << 10, countBytes: 8 << 20 } as const;
+
+export function page(ctx: Context, file: string, o: PageArgs): ExitCode {
+  const t = openText(file, ctx.io, { allowBinary: o.text });
+  try {
+    const sink = o.json ? new JsonRows(ctx.out, t.input.name) : new TextRows(ctx.out, ctx.rowStyle);
+    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => String(n).length + 1 }, sink);
+    if (r.total === 0) ctx.warn('the file is empty', t.input.name);
+    const more = r.total === undefined || r.total > r.nextOffset;
+    if (o.json) {
+      writeRecord(ctx.out, {
+        type: 'summary',
+        path: t.input.name,
+        offset: o.offset,
+        lines: r.shown,
+        first: r.shown > 0 ? r.first : null,
+        last: r.shown > 0 ? r.first + r.shown - 1 : null,
+        total: r.total ?? null,
+        remaining: r.total === undefined ? null : r.total - r.nextOffset,
+        next_offset: more ? r.nextOffset : null,
+        cut: r.cut ?? null,
+        bom: t.bom ?? null,
+      });
+      return Exit.ok;
+    }
+    const footer =
+      r.shown > 0
+        ? pageFooter({ first: r.first, shown: r.shown, total: r.total, ...(r.cut ? { cut: { ...r.cut, path: t.input.name } } : {}) })
+        : undefined;
+    if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
+    return Exit.ok;
+  } catch (e) {
+    throw withPath(e, t.input.name);
+  } finally {
+    t.input.close();
+  }
+}

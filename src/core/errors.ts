@@ -1,0 +1,44 @@
+// The one error type of linewise: a user-facing message, the path it concerns, and the exit status.
+
+/** Exit statuses, stable across versions (see README "Exit status"). */
+export const Exit = {
+  ok: 0,
+  /** grep found nothing */
+  noMatch: 1,
+  /** usage or input error */
+  usage: 2,
+  /** stale edit or conflict: the file is not what the caller read */
+  stale: 3,
+} as const;
+
+export type ExitCode = (typeof Exit)[keyof typeof Exit];
+
+/**
+ * A failure to report to the user as one line, `linewise: <path>: <message>`.
+ * `code` is a stable machine-readable name; tests assert on it, not on the text.
+ */
+export class LinewiseError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly path: string | undefined = undefined,
+    readonly exitCode: ExitCode = Exit.usage,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'LinewiseError';
+  }
+}
+
+/** "1 line" / "3 lines": every message that counts lines says it the same way. */
+export function plural(n: number, word = 'line'): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The same error, naming `path` when it did not name one yet (core code does not know paths). */
+export function withPath(e: unknown, path: string): unknown {
+  if (e instanceof LinewiseError && e.path === undefined) {
+    return new LinewiseError(e.code, e.message, path, e.exitCode, { cause: e.cause });
+  }
+  return e;
+}

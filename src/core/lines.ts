@@ -1,0 +1,248 @@
+// The streaming line reader: one reused buffer, split on "\n" alone, every line keeps its terminator.
+//
+// Why "\n" alone: a "\r\n" cut between two reads is then never a special case (the "\r" is
+// simply content until the "\n" arrives), and a lone "\r" needs no look-ahead or timer.
+// Why one reused buffer and synchronous reads: a fresh Buffer or an `await` per chunk or per
+// line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
+
+/** Reads up to `length` bytes into `buf` at `offset`; returns how many, 0 at end of input. */
+export type ReadFn = (buf: Uint8Array, offset: number, length: number) => number;
+
+/**
+ * Receives a line, or a piece of one, as bytes `[start, end)` of `buf`.
+ * `ends` is true when these bytes complete the line; the completing piece always holds the
+ * whole terminator ("\n" or "\r\n"), and a piece with `ends` false never ends inside a UTF-8
+ * sequence. The bytes are only valid during the call. Return `false` to stop reading.
+ */
+export type PieceVisitor = (buf: Buffer, start: number, end: number, ends: boolean) => boolean | void;
+
+/** Default read size: large enough that per-read costs vanish, small enough for constant memory. */
+export const DEFAULT_BUFFER_SIZE = 1 << 20;
+
+const LF = 10;
+const CR = 13;
+
+/** Length of the terminator at the end of bytes `[start, end)`: 2 for "\r\n", 1 for "\n", else 0. */
+export function terminatorLength(buf: Uint8Array, start: number, end: number): 0 | 1 | 2 {
+  if (end <= start || buf[end - 1] !== LF) return 0;
+  return end - 1 > start && buf[end - 2] === CR ? 2 : 1;
+}
+
+/**
+ * Where a piece of an unfinished line may be cut: before a trailing "\r" (it may be the first
+ * half of "\r\n") and before an incomplete UTF-8 sequence, so no consumer ever sees either split.
+ */
+export function safeCut(buf: Uint8Array, start: number, end: number): number {
+  let cut = end;
+  if (cut > start && buf[cut - 1] === CR) cut--;
+  let lead = cut - 1;
+  while (lead >= start && lead > cut - 4 && (buf[lead]! & 0xc0) === 0x80) lead--;
+  if (lead >= start) {
+    const b = buf[lead]!;
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    if (need > cut - lead) cut = lead;
+  }
+  return cut;
+}
+
+/** Result of a bounded skip or count. */
+export interface SkipResult {
+  /** complete lines passed over (a final line without terminator counts) */
+  lines: number;
+  /** true when the end of input was reached */
+  eof: boolean;
+}
+
+/**
+ * Splits a byte stream into lines, in one fixed buffer that is refilled.
+ * Lines longer than the buffer are handed on in pieces, so memory never grows with the input.
+ */
+export class LineScanner {
+  private readonly buf: Buffer;
+  /** buf[0, end): `indexOf` must never see stale bytes past `end` */
+  private view: Buffer;
+  private pos = 0;
+  private end = 0;
+  /** [pos, searched) is known to hold no "\n": a long line is never searched twice */
+  private searched = 0;
+  /** file offset of buf[0] */
+  private base = 0;
+  private eof = false;
+  /** part of the current line was already handed on or skipped */
+  private midLine = false;
+
+  constructor(
+    private readonly read: ReadFn,
+    size = DEFAULT_BUFFER_SIZE,
+  ) {
+    if (size < 16) throw new RangeError('LineScanner buffer must hold at least 16 bytes');
+    this.buf = Buffer.allocUnsafe(size);
+    this.view = this.buf.subarray(0, 0);
+  }
+
+  /** Offset in the input of the next byte not yet handed on or skipped. */
+  get offset(): number {
+    return this.base + this.pos;
+  }
+
+  /**
+   * Reads once more. Unconsumed bytes move to the front only when the buffer is full, so a
+   * long line arriving in small reads is not copied again on every read.
+   * Returns false at end of input.
+   */
+  private fill(): boolean {
+    if (this.eof) return false;
+    if (this.end === this.buf.length && this.pos > 0) {
+      this.buf.copyWithin(0, this.pos, this.end);
+      this.base += this.pos;
+      this.end -= this.pos;
+      this.searched -= this.pos;
+      this.pos = 0;
+    }
+    const n = this.read(this.buf, this.end, this.buf.length - this.end);
+    if (n <= 0) {
+      this.eof = true;
+      return false;
+    }
+    this.end += n;
+    this.view = this.buf.subarray(0, this.end);
+    return true;
+  }
+
+  /**
+   * The next bytes without consuming them: at least `n` (at most the buffer size) unless the
+   * input is shorter. For sniffing byte order marks and binary content.
+   */
+  peek(n: number): Buffer {
+    const want = Math.min(n, this.buf.length);
+    while (this.end - this.pos < want && this.fill());
+    return this.view.subarray(this.pos, Math.min(this.end, this.pos + want));
+  }
+
+  /** Consumes `n` bytes already returned by `peek` (a byte order mark). */
+  skipBytes(n: number): void {
+    if (n > this.end - this.pos) throw new RangeError('skipBytes past the peeked bytes');
+    this.pos += n;
+    if (this.searched < this.pos) this.searched = this.pos;
+  }
+
+  /**
+   * Hands every line (or piece of a line) to `visit` until it returns false or the input ends.
+   * Returns true when the input ended, false when the visitor stopped.
+   */
+  scan(visit: PieceVisitor): boolean {
+    for (;;) {
+      const view = this.view;
+      let pos = this.pos;
+      let nl: number;
+      // Hot loop: one indexOf and one call per line, nothing allocated.
+      while ((nl = view.indexOf(LF, this.searched)) !== -1) {
+        this.pos = this.searched = nl + 1;
+        this.midLine = false;
+        if (visit(view, pos, nl + 1, true) === false) return false;
+        pos = nl + 1;
+      }
+      this.searched = this.end;
+      if (pos === 0 && this.end === this.buf.length) {
+        // The buffer holds only part of one line: hand that part on and keep going.
+        const cut = safeCut(view, 0, this.end);
+        this.pos = cut;
+        this.midLine = true;
+        if (visit(view, 0, cut, false) === false) return false;
+      }
+      if (!this.fill()) {
+        if (this.pos < this.end || this.midLine) {
+          const start = this.pos;
+          this.pos = this.end;
+          this.midLine = false;
+          visit(this.view, start, this.end, true);
+        }
+        return true;
+      }
+    }
+  }
+
+  /**
+   * Passes over up to `maxLines` lines without handing them on, reading at most about
+   * `maxBytes` further (whole buffers: the bound is checked after each read).
+   */
+  skip(maxLines: number, maxBytes = Infinity): SkipResult {
+    const limit = this.offset + maxBytes;
+    let lines = 0;
+    for (;;) {
+      const view = this.view;
+      let nl: number;
+      while (lines < maxLines && (nl = view.indexOf(LF, this.searched)) !== -1) {
+        lines++;
+        this.pos = this.searched = nl + 1;
+        this.midLine = false;
+      }
+      if (lines >= maxLines) return { lines, eof: false };
+      this.searched = this.end;
+      if (this.pos === 0 && this.end === this.buf.length) {
+        // Part of a long line: drop it, but remember the line has begun.
+        this.pos = this.end;
+        this.midLine = true;
+      }
+      if (this.base + this.end >= limit) return { lines, eof: false };
+      if (!this.fill()) {
+        if (this.pos < this.end || this.midLine) {
+          lines++;
+          this.pos = this.end;
+          this.midLine = false;
+        }
+        return { lines, eof: true };
+      }
+    }
+  }
+
+  /** True when every byte of the input has been consumed. */
+  atEnd(): boolean {
+    return this.peek(1).length === 0 && !this.midLine;
+  }
+}
+
+/**
+ * Joins pieces back into whole lines for consumers that need the whole text (matching, JSON).
+ * A line that came in one read is passed on without a copy; a longer one is gathered, up to
+ * `maxLine` bytes, past which `tooLong` decides what to throw.
+ */
+export function joinPieces(
+  onLine: (buf: Buffer, start: number, end: number) => boolean | void,
+  maxLine: number,
+  tooLong: (bytes: number) => Error,
+): PieceVisitor {
+  let acc: Buffer | null = null;
+  let len = 0;
+  return (buf, start, end, ends) => {
+    if (len === 0 && ends) return onLine(buf, start, end);
+    const need = len + (end - start);
+    if (need > maxLine) throw tooLong(need);
+    if (acc === null || acc.length < need) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(need * 2, 1 << 16), maxLine));
+      if (acc !== null) acc.copy(grown, 0, 0, len);
+      acc = grown;
+    }
+    buf.copy(acc, len, start, end);
+    len = need;
+    if (!ends) return true;
+    const whole = acc;
+    len = 0;
+    if (whole.length > 1 << 22) acc = null; // do not keep a huge buffer alive after a huge line
+    return onLine(whole, 0, need);
+  };
+}
+
+/** Reads from an in-memory buffer in chunks of the given sizes (cycled): for tests and stdin-like sources. */
+export function chunkedReader(data: Uint8Array, sizes: readonly number[] = [data.length || 1]): ReadFn {
+  let at = 0;
+  let i = 0;
+  return (buf, offset, length) => {
+    if (at >= data.length) return 0;
+    const size = Math.max(1, sizes[i++ % sizes.length]!);
+    const n = Math.min(size, length, data.length - at);
+    buf.set(data.subarray(at, at + n), offset);
+    at += n;
+    return n;
+  };
+}

@@ -1,0 +1,48 @@
+// Line-number arguments and range arithmetic: what is a valid range, and what to say when it is not.
+
+import { LinewiseError, plural } from './errors.js';
+
+/**
+ * Parses a line-number or count argument: decimal digits only, at most 2^53 - 1.
+ * `what` names the argument in the message ("START", "--limit").
+ */
+export function parseCount(text: string, what: string, min = 0): number {
+  if (!/^[0-9]+$/.test(text)) {
+    throw new LinewiseError('bad-number', `${what} must be a whole number${min > 0 ? ` from ${min}` : ''}, not "${text}"`);
+  }
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new LinewiseError('bad-number', `${what} ${text} is too large`);
+  if (n < min) throw new LinewiseError('bad-number', `${what} must be at least ${min}, not ${n}`);
+  return n;
+}
+
+/** A 1-based inclusive range; `end` undefined means "to the end of the file". */
+export interface LineRange {
+  start: number;
+  end: number | undefined;
+}
+
+/**
+ * Checks a range that needs no file to judge (START < 1, END < START) and returns a reason, or
+ * undefined when only the file's length can decide. Callers count the lines to name them.
+ */
+export function rangeProblem(r: LineRange): string | undefined {
+  if (r.start < 1) return `START must be at least 1, not ${r.start}`;
+  if (r.end !== undefined && r.end < r.start) return `END ${r.end} is before START ${r.start}`;
+  return undefined;
+}
+
+/** The message for a range that starts past the last line. */
+export function pastEnd(start: number, count: number): string {
+  return `line ${start} is past the end: the file has ${plural(count)}`;
+}
+
+/** The message for a page offset at or past the end. */
+export function offsetPastEnd(offset: number, count: number): string {
+  return `offset ${offset} is at or past the end: the file has ${plural(count)} (the last page starts at offset ${Math.max(0, count - 1)})`;
+}
+
+/** Appends the line count to a range problem: "... (the file has 5 lines)". */
+export function withCount(problem: string, count: number): string {
+  return `${problem} (the file has ${plural(count)})`;
+}

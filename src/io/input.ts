@@ -1,0 +1,85 @@
+// Opening what the user named for reading: a file, or "-" for standard input; everything else
+// (directories, devices, sockets) is refused with one clear message before a byte is read.
+
+import * as fs from 'node:fs';
+import { LinewiseError } from '../core/errors.js';
+import type { ReadFn } from '../core/lines.js';
+import { fdReader, type Io } from './streams.js';
+
+/** An opened input. `name` is how messages and multi-file rows call it. */
+export interface Input {
+  name: string;
+  read: ReadFn;
+  /** size in bytes for a regular file, undefined for a pipe or stdin */
+  size: number | undefined;
+  close(): void;
+}
+
+/** Turns a failed system call on `path` into one clear LinewiseError. */
+export function fileError(e: unknown, path: string): LinewiseError {
+  if (e instanceof LinewiseError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const what: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EISDIR: 'is a directory',
+    ENOTDIR: 'a component of the path is not a directory',
+    ELOOP: 'too many levels of symbolic links',
+    ENAMETOOLONG: 'file name too long',
+    EMFILE: 'too many open files',
+    ENOSPC: 'no space left on device',
+    EROFS: 'read-only file system',
+    EIO: 'input/output error',
+  };
+  const message = (err.code && what[err.code]) ?? err.message ?? String(e);
+  return new LinewiseError(err.code ? err.code.toLowerCase() : 'io', message, path, undefined, { cause: e });
+}
+
+/** Names the kind of a non-regular file for messages. */
+export function fileKind(st: fs.Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  if (st.isFIFO()) return 'a named pipe';
+  return 'not a regular file';
+}
+
+/**
+ * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
+ * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
+ */
+export function openInput(path: string, io: Io): Input {
+  if (path === '-') {
+    return { name: '-', read: io.stdin, size: undefined, close() {} };
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(path, 'r');
+  } catch (e) {
+    throw fileError(e, path);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() && !st.isFIFO()) {
+      throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, path);
+    }
+    const read = fdReader(fd);
+    return {
+      name: path,
+      read: (buf, offset, length) => {
+        try {
+          return read(buf, offset, length);
+        } catch (e) {
+          throw fileError(e, path);
+        }
+      },
+      size: st.isFile() ? st.size : undefined,
+      close: () => fs.closeSync(fd),
+    };
+  } catch (e) {
+    fs.closeSync(fd);
+    throw fileError(e, path);
+  }
+}

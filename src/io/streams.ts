@@ -1,0 +1,81 @@
+// The process edges as plain interfaces, so the CLI runs in-process in tests with captured output.
+
+import * as fs from 'node:fs';
+import type { ReadFn } from '../core/lines.js';
+
+/** Somewhere bytes go: stdout, stderr, or a test's capture. Writes are synchronous. */
+export interface Sink {
+  write(chunk: Uint8Array): void;
+  readonly isTTY: boolean;
+}
+
+/** Everything the CLI may touch of the process. */
+export interface Io {
+  stdout: Sink;
+  stderr: Sink;
+  /** standard input, read synchronously */
+  stdin: ReadFn;
+  stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** Thrown when the reader of our output has gone (`| head`): the CLI ends quietly with 0. */
+export class OutputClosed extends Error {
+  constructor() {
+    super('output closed');
+  }
+}
+
+/** Sleeps a little without spinning, for an fd that said "try again" (EAGAIN). */
+function pause(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+}
+
+/** A synchronous writer to a file descriptor; EPIPE becomes OutputClosed. */
+export function fdSink(fd: number, isTTY: boolean): Sink {
+  return {
+    isTTY,
+    write(chunk) {
+      let at = 0;
+      while (at < chunk.length) {
+        try {
+          at += fs.writeSync(fd, chunk, at, chunk.length - at);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'EAGAIN') pause();
+          else if (code === 'EPIPE') throw new OutputClosed();
+          else throw e;
+        }
+      }
+    },
+  };
+}
+
+/** A synchronous reader of a file descriptor; a pipe that says "try again" is waited for. */
+export function fdReader(fd: number): ReadFn {
+  return (buf, offset, length) => {
+    for (;;) {
+      try {
+        return fs.readSync(fd, buf, offset, length, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') pause();
+        else if (code === 'EOF') return 0;
+        else throw e;
+      }
+    }
+  };
+}
+
+/** The real process's Io. */
+export function processIo(): Io {
+  return {
+    stdout: fdSink(1, process.stdout.isTTY === true),
+    stderr: fdSink(2, process.stderr.isTTY === true),
+    stdin: fdReader(0),
+    stdinIsTTY: process.stdin.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
