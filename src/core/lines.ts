@@ -98,6 +98,7 @@ export class LineScanner {
       this.end -= this.pos;
       this.searched -= this.pos;
       this.pos = 0;
+      this.view = this.buf.subarray(0, this.end);
     }
     const n = this.read(this.buf, this.end, this.buf.length - this.end);
     if (n <= 0) {

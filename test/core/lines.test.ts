@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chunkedReader, joinPieces, LineScanner, safeCut, terminatorLength } from '../../src/core/lines.js';
+import { esc, referenceLines } from '../helpers.js';
+
+/** Scans `data` read in chunks of `sizes`, with a scanner buffer of `bufferSize`; lines joined from pieces. */
+function scanAll(data: Uint8Array, sizes: number[], bufferSize = 16) {
+  const scanner = new LineScanner(chunkedReader(data, sizes), bufferSize);
+  const lines: Buffer[] = [];
+  const pieces: { bytes: Buffer; ends: boolean }[] = [];
+  let current: Buffer[] = [];
+  scanner.scan((buf, start, end, ends) => {
+    const bytes = Buffer.from(buf.subarray(start, end));
+    pieces.push({ bytes, ends });
+    current.push(bytes);
+    if (ends) {
+      lines.push(Buffer.concat(current));
+      current = [];
+    }
+  });
+  return { lines, pieces };
+}
+
+/** Every way of cutting n bytes into consecutive chunks, as chunk-size lists. */
+function* cuttings(n: number): Generator<number[]> {
+  if (n === 0) {
+    yield [];
+    return;
+  }
+  for (let mask = 0; mask < 1 << (n - 1); mask++) {
+    const sizes: number[] = [];
+    let size = 1;
+    for (let i = 0; i < n - 1; i++) {
+      if (mask & (1 << i)) {
+        sizes.push(size);
+        size = 1;
+      } else size++;
+    }
+    sizes.push(size);
+    yield sizes;
+  }
+}
+
+const ATOMS = ['a', '\r', '\n', 'é', '\uFEFF'];
+const atom = fc.constantFrom(...ATOMS.map((s) => Buffer.from(s, 'utf8')));
+const text = fc.array(atom, { maxLength: 40 }).map((parts) => Buffer.concat(parts));
+
+describe('LineScanner', () => {
+  it('splits on \\n only and keeps terminators: a\\nb\\n has 2 lines, \\n has 1, empty has 0', () => {
+    const lines = (s: string) => scanAll(Buffer.from(s), [64], 64).lines.map((b) => esc(b));
+    expect(lines('a\nb\n')).toEqual(['a\\n', 'b\\n']);
+    expect(lines('a\nb')).toEqual(['a\\n', 'b']);
+    expect(lines('\n')).toEqual(['\\n']);
+    expect(lines('')).toEqual([]);
+    expect(lines('a\r\nb\rc\n\r')).toEqual(['a\\r\\n', 'b\\rc\\n', '\\r']);
+    expect(lines('f\fv\vu\u2028w\u2029\n')).toEqual([esc('f\fv\vu\u2028w\u2029\n')]);
+  });
+
+  it('gives the same lines for every way of cutting short inputs into reads (exhaustive)', () => {
+    // Every string of up to 5 atoms (each 1-3 bytes) and every cutting of its bytes into reads.
+    const inputs: Buffer[] = [Buffer.alloc(0)];
+    let frontier: Buffer[] = [Buffer.alloc(0)];
+    for (let len = 1; len <= 4; len++) {
+      frontier = frontier.flatMap((p) => ATOMS.map((a) => Buffer.concat([p, Buffer.from(a)])));
+      inputs.push(...frontier);
+    }
+    let checked = 0;
+    for (const input of inputs) {
+      const want = referenceLines(input).map(esc);
+      if (input.length > 9) continue; // 2^(n-1) cuttings: keep it exhaustive but quick
+      for (const sizes of cuttings(input.length)) {
+        const got = scanAll(input, sizes.length ? sizes : [1]).lines.map(esc);
+        expect(got, `input ${esc(input)} cut ${sizes}`).toEqual(want);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('property: lines and their concatenation do not depend on read sizes or buffer size', () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 16, max: 40 }), (input, sizes, bufferSize) => {
+        const { lines, pieces } = scanAll(input, sizes, bufferSize);
+        expect(lines.map(esc)).toEqual(referenceLines(input).map(esc));
+        expect(esc(Buffer.concat(lines))).toBe(esc(input));
+        for (const p of pieces) {
+          if (p.ends) continue;
+          // a piece that does not end its line never ends in "\r" nor inside a UTF-8 sequence
+          expect(p.bytes[p.bytes.length - 1]).not.toBe(13);
+          expect(safeCut(p.bytes, 0, p.bytes.length)).toBe(p.bytes.length);
+        }
+      }),
+    );
+  });
+
+  it('hands a line longer than the buffer on in pieces, memory bounded by the buffer', () => {
+    const long = Buffer.concat([Buffer.alloc(3 << 20, 'x'), Buffer.from('\r\nend\n')]);
+    const { lines, pieces } = scanAll(long, [65536], 1 << 16);
+    expect(lines.length).toBe(2);
+    expect(lines[0]!.length).toBe((3 << 20) + 2);
+    expect(esc(lines[0]!.subarray(-3))).toBe('x\\r\\n');
+    expect(pieces.length).toBeGreaterThan(40);
+    expect(Math.max(...pieces.map((p) => p.bytes.length))).toBeLessThanOrEqual(1 << 16);
+  });
+
+  it('closes a line that ended exactly when the buffer filled, at end of input', () => {
+    const input = Buffer.alloc(16, 'y');
+    const { lines, pieces } = scanAll(input, [16], 16);
+    expect(lines.map(esc)).toEqual([esc(input)]);
+    expect(pieces.at(-1)!.ends).toBe(true);
+  });
+
+  it('skip counts lines, including a final unterminated one and long lines, within a byte bound', () => {
+    const input = Buffer.from(`${'z'.repeat(100)}\nb\nc`);
+    const s = new LineScanner(chunkedReader(input, [7]), 16);
+    expect(s.skip(1)).toEqual({ lines: 1, eof: false });
+    expect(s.skip(Infinity)).toEqual({ lines: 2, eof: true });
+    const bounded = new LineScanner(chunkedReader(Buffer.from('a\n'.repeat(1000)), [16]), 16);
+    const r = bounded.skip(Infinity, 100);
+    expect(r.eof).toBe(false);
+    expect(bounded.offset).toBeLessThanOrEqual(100 + 16);
+  });
+
+  it('peek does not consume; skipBytes takes a BOM off', () => {
+    const s = new LineScanner(chunkedReader(Buffer.from('\uFEFFhi\n'), [1]), 16);
+    expect(esc(s.peek(3))).toBe('\\xef\\xbb\\xbf');
+    s.skipBytes(3);
+    const got: string[] = [];
+    s.scan((b, st, en) => void got.push(esc(b.subarray(st, en))));
+    expect(got).toEqual(['hi\\n']);
+  });
+});
+
+describe('terminatorLength and safeCut', () => {
+  it('measures the terminator', () => {
+    const t = (s: string) => terminatorLength(Buffer.from(s), 0, Buffer.byteLength(s));
+    expect([t('a\r\n'), t('a\n'), t('a'), t('\r'), t('\n'), t('\r\n'), t('')]).toEqual([2, 1, 0, 0, 1, 2, 0]);
+  });
+  it('never cuts inside a UTF-8 sequence or after a \\r', () => {
+    const b = Buffer.from('aé€😀\r');
+    expect(safeCut(b, 0, b.length)).toBe(b.length - 1);
+    expect(safeCut(b, 0, 2)).toBe(1); // inside é
+    expect(safeCut(b, 0, 5)).toBe(3); // inside €
+    expect(safeCut(b, 0, 8)).toBe(6); // inside 😀
+    expect(safeCut(b, 0, 10)).toBe(10);
+  });
+});
+
+describe('joinPieces', () => {
+  it('joins pieces into whole lines and refuses lines past the bound', () => {
+    const got: string[] = [];
+    const visit = joinPieces((b, s, e) => void got.push(b.toString('utf8', s, e)), 100, (n) => new Error(`too long ${n}`));
+    new LineScanner(chunkedReader(Buffer.from(`${'q'.repeat(40)}\nshort\n`), [5]), 16).scan(visit);
+    expect(got).toEqual([`${'q'.repeat(40)}\n`, 'short\n']);
+    const refuse = joinPieces(() => {}, 20, (n) => new Error(`too long ${n}`));
+    expect(() => new LineScanner(chunkedReader(Buffer.from('w'.repeat(50))), 16).scan(refuse)).toThrow(/too long/);
+  });
+});

@@ -1,0 +1,99 @@
+// Shared test tools: run the CLI in-process with captured output, temp dirs, and a byte view
+// that shows every invisible byte, so a lost "\r" is visible in a failure.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chunkedReader } from '../src/core/lines.js';
+import { main } from '../src/cli.js';
+import type { Io, Sink } from '../src/io/streams.js';
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
+export const fixture = (name: string) => path.join(FIXTURES, name);
+
+/** Bytes shown with escapes: `\r`, `\n`, `\t`, and `\xNN` for anything not printable ASCII. Injective. */
+export function esc(b: Uint8Array | string): string {
+  const buf = typeof b === 'string' ? Buffer.from(b, 'utf8') : Buffer.from(b);
+  let s = '';
+  for (const c of buf) {
+    if (c === 0x5c) s += '\\\\';
+    else if (c === 10) s += '\\n';
+    else if (c === 13) s += '\\r';
+    else if (c === 9) s += '\\t';
+    else if (c >= 0x20 && c < 0x7f) s += String.fromCharCode(c);
+    else s += `\\x${c.toString(16).padStart(2, '0')}`;
+  }
+  return s;
+}
+
+export interface CliResult {
+  status: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+class Capture implements Sink {
+  readonly chunks: Buffer[] = [];
+  constructor(readonly isTTY = false) {}
+  write(chunk: Uint8Array): void {
+    this.chunks.push(Buffer.from(chunk)); // the writer reuses its buffer: copy
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+export interface RunOptions {
+  stdin?: Uint8Array | string;
+  /** stdin read in chunks of these sizes (a pipe delivering pieces) */
+  stdinChunks?: number[];
+  tty?: boolean;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/** Runs the CLI in-process, as `linewise ...args`. */
+export async function run(args: string[], o: RunOptions = {}): Promise<CliResult> {
+  const stdout = new Capture(o.tty ?? false);
+  const stderr = new Capture(false);
+  const input = typeof o.stdin === 'string' ? Buffer.from(o.stdin) : (o.stdin ?? new Uint8Array());
+  const io: Io = {
+    stdout,
+    stderr,
+    stdin: chunkedReader(input, o.stdinChunks),
+    stdinIsTTY: o.stdin === undefined && (o.tty ?? false),
+    env: o.env ?? {},
+    cwd: o.cwd ?? process.cwd(),
+  };
+  const status = await main(args, io);
+  return { status, stdout: stdout.bytes(), stderr: stderr.bytes().toString('utf8') };
+}
+
+/** A fresh temporary directory, removed by the returned cleanup. */
+export function tempDir(): { dir: string; file(name: string, bytes?: string | Uint8Array): string; cleanup(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linewise-test-'));
+  return {
+    dir,
+    file(name, bytes) {
+      const p = path.join(dir, name);
+      if (bytes !== undefined) fs.writeFileSync(p, bytes);
+      return p;
+    },
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Splits bytes into lines the obvious way (the reference the scanner is checked against). */
+export function referenceLines(b: Uint8Array): Buffer[] {
+  const buf = Buffer.from(b);
+  const lines: Buffer[] = [];
+  let at = 0;
+  while (at < buf.length) {
+    const nl = buf.indexOf(10, at);
+    const end = nl === -1 ? buf.length : nl + 1;
+    lines.push(buf.subarray(at, end));
+    at = end;
+  }
+  return lines;
+}
