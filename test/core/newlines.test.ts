@@ -1,0 +1,39 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NEWLINES_WASM } from '../../src/core/newlines-wasm.js';
+import { countByIndexOf, simdNewlineCounter } from '../../src/core/newlines.js';
+import { compileWat, render } from '../../scripts/build-wasm.mjs';
+
+describe('the SIMD newline counter', () => {
+  it('counts exactly what indexOf counts, for every range of random bytes', () => {
+    const c = simdNewlineCounter(1 << 16)!;
+    expect(c).toBeDefined();
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 9000 }),
+        fc.nat({ max: 9000 }),
+        fc.nat({ max: 9000 }),
+        fc.constantFrom(0, 0.1, 0.5, 1),
+        (raw, a, b, density) => {
+          // mix in "\n" bytes at the chosen density, so runs of 255+ newlines per lane occur too
+          const bytes = raw.map((x, i) => ((i * 7919) % 100 < density * 100 ? 10 : x));
+          c.buffer.set(bytes, 0);
+          const start = Math.min(a, b, bytes.length);
+          const end = Math.min(Math.max(a, b), bytes.length);
+          expect(c.count(start, end)).toBe(countByIndexOf(c.buffer, start, end));
+        },
+      ),
+    );
+  });
+
+  it('counts a buffer made only of newlines (lane overflow guard)', () => {
+    const c = simdNewlineCounter(1 << 16)!;
+    c.buffer.fill(10);
+    expect(c.count(0, 1 << 16)).toBe(1 << 16);
+    expect(c.count(3, 5000)).toBe(4997);
+  });
+
+  it('is built from newlines.wat as committed', async () => {
+    expect(render(await compileWat())).toContain(NEWLINES_WASM);
+  });
+});
