@@ -21,7 +21,7 @@ export function page(ctx: Context, file: string, o: PageArgs): ExitCode {
   const t = openText(file, ctx.io, { allowBinary: o.text });
   try {
     const sink = o.json ? new JsonRows(ctx.out, t.input.name) : new TextRows(ctx.out, ctx.rowStyle);
-    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => String(n).length + 1 }, sink);
+    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => String(n).length + 1, inputSize: t.input.size }, sink);
     if (r.total === 0) ctx.warn('the file is empty', t.input.name);
     const more = r.total === undefined || r.total > r.nextOffset;
     if (o.json) {

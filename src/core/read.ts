@@ -55,6 +55,12 @@ export interface PageOptions {
   countBytes: number;
   /** bytes a row adds before the line for line `n` (`n\t`), for the cap */
   prefixBytes: (line: number) => number;
+  /**
+   * The input's size in bytes, when known (a regular file read as bytes). When more than
+   * `countBytes` remain after the page, the total cannot be counted within the bound, so the
+   * count is not even started: a page of a huge file costs the same as one of a small file.
+   */
+  inputSize?: number | undefined;
 }
 
 /** What a page showed, for its footer and JSON summary. */
@@ -162,7 +168,8 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
 
   // Count what remains, reading at most countBytes further; past that the total is unknown.
   let total: number | undefined;
-  if (!cut || cut.length !== undefined) {
+  const tooFar = o.inputSize !== undefined && o.inputSize - scanner.offset > o.countBytes;
+  if (!tooFar && (!cut || cut.length !== undefined)) {
     const rest = scanner.skip(Infinity, o.countBytes);
     if (rest.eof) total = o.offset + shown + (pendingLine ? 1 : 0) + rest.lines;
   }

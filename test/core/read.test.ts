@@ -103,6 +103,16 @@ describe('readPage', () => {
     expect(r.nextOffset).toBe(1);
   });
 
+  it('does not start counting when the known input size says the bound cannot be met', () => {
+    const many = 'x\n'.repeat(10_000);
+    const s = scanner(many, [4096], 4096);
+    const r = readPage(s, pageOpts({ limit: 1, countBytes: 1000, inputSize: many.length }), new Collect());
+    expect(r.total).toBeUndefined();
+    expect(s.offset).toBeLessThanOrEqual(4096); // only the first read happened
+    const small = readPage(scanner('a\nb\n'), pageOpts({ limit: 1, countBytes: 1000, inputSize: 4 }), new Collect());
+    expect(small.total).toBe(2);
+  });
+
   it('an empty file at offset 0 is an empty page; an offset at the end is an error naming the count', () => {
     expect(readPage(scanner(''), pageOpts(), new Collect())).toEqual({ first: 1, shown: 0, total: 0, nextOffset: 0 });
     expect(codeOf(() => readPage(scanner(five), pageOpts({ offset: 5 }), new Collect()))).toMatch(/^past-end: offset 5 is at or past the end: the file has 5 lines/);
