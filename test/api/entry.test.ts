@@ -46,6 +46,12 @@ describe('the package entry', () => {
     expect(error).toBe('true binary 2 fixtures/nul.bin');
   });
 
+  it('`npx linewise` from the repo runs the package bin', () => {
+    const r = spawnSync('npx', ['--offline', '--', 'linewise', '--version'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).version}\n`);
+  });
+
   it('runs the README example and prints what the README says', () => {
     const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
     const block = (marker: string) => {
