@@ -1,0 +1,75 @@
+// What the library hands back: lines as data, collected by a RowSink from the same core the CLI prints from.
+
+import { isUtf8 } from 'node:buffer';
+import { LinewiseError } from '../core/errors.js';
+import { joinPieces, type PieceVisitor, terminatorLength } from '../core/lines.js';
+import type { RowSink } from '../core/read.js';
+import { fdReader, type Io, type Sink } from '../io/streams.js';
+
+/** A line ending: `"\n"`, `"\r\n"`, or `""` for a last line without one. */
+export type Terminator = '' | '\n' | '\r\n';
+
+/** One line of a file, as the CLI would print it in a row. */
+export interface Line {
+  /** the file the line came from, as given (`-` for standard input) */
+  path: string;
+  /** 1-based line number: the same number every subcommand uses */
+  line: number;
+  /**
+   * The line's bytes verbatim, terminator included: concatenating the `bytes` of every line gives
+   * back the file exactly. For a cut line (see {@link Line.cut}) only the bytes shown.
+   */
+  bytes: Buffer;
+  /** the line without its terminator, decoded as UTF-8; `undefined` when it is not valid UTF-8 */
+  text: string | undefined;
+  /** the terminator that ends `bytes` */
+  terminator: Terminator;
+  /** true when `page`'s byte cap cut this line short: `bytes` holds only its first bytes */
+  cut?: true;
+}
+
+/** The longest line the library collects (each line is whole in memory), as for `--json`. */
+export const MAX_LINE_BYTES = 64 << 20;
+
+const TERMINATORS: readonly Terminator[] = ['', '\n', '\r\n'];
+
+/** Copies bytes `[start, end)` of a reused buffer into a {@link Line}. */
+export function toLine(path: string, line: number, buf: Buffer, start: number, end: number): Line {
+  const bytes = Buffer.from(buf.subarray(start, end)); // the scanner reuses its buffer: copy
+  const t = terminatorLength(bytes, 0, bytes.length);
+  const body = bytes.subarray(0, bytes.length - t);
+  return { path, line, bytes, text: isUtf8(body) ? body.toString('utf8') : undefined, terminator: TERMINATORS[t]! };
+}
+
+/** A RowSink that keeps every row as a {@link Line}; lines that arrive in pieces are joined first. */
+export class LineCollector implements RowSink {
+  readonly lines: Line[] = [];
+  private line = 0;
+  private readonly visit: PieceVisitor;
+
+  constructor(private readonly path: string) {
+    this.visit = joinPieces(
+      (buf, start, end) => {
+        this.lines.push(toLine(this.path, this.line, buf, start, end));
+      },
+      MAX_LINE_BYTES,
+      () => new LinewiseError('line-too-long', `line ${this.line} is longer than ${MAX_LINE_BYTES} bytes, too long to hold in memory`),
+    );
+  }
+
+  row(line: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    this.line = line;
+    this.visit(buf, start, end, ends);
+  }
+
+  cutRow(line: number, buf: Buffer, start: number, end: number): void {
+    this.lines.push({ ...toLine(this.path, line, buf, start, end), cut: true });
+  }
+}
+
+const nowhere: Sink = { isTTY: false, write() {} };
+
+/** The process edges the library needs: standard input for the path `-`, and nothing printed. */
+export function libraryIo(): Io {
+  return { stdout: nowhere, stderr: nowhere, stdin: fdReader(0), stdinIsTTY: false, env: {}, cwd: process.cwd() };
+}
