@@ -461,5 +461,6 @@ function byteLength(lines: readonly Buffer[]): number {
 function pastEndError(e: Edit, count: number): LinewiseError {
   const line = isInsert(e) ? e.start : e.end;
   const where = isInsert(e) ? `${pastEnd(line, count)} (append with START ${count + 1})` : pastEnd(e.start > count ? e.start : line, count);
-  return new LinewiseError('past-end', `${e.origin}: ${where}`);
+  // A row says which row; a range is the command line's own, and readlines words it the same way.
+  return new LinewiseError('past-end', e.row ? `${e.origin}: ${where}` : where);
 }

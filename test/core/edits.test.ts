@@ -127,10 +127,10 @@ describe('Patcher: range edits under --eol auto', () => {
   });
 
   it('refuses lines past the end, naming the count, after reading the file', () => {
-    expect(errorOf(() => patch('a\nb\n', [range(3, 3, 'x')]))).toBe('past-end: range: line 3 is past the end: the file has 2 lines');
-    expect(errorOf(() => patch('a\nb\n', [range(2, 4, 'x')]))).toBe('past-end: range: line 4 is past the end: the file has 2 lines');
+    expect(errorOf(() => patch('a\nb\n', [range(3, 3, 'x')]))).toBe('past-end: line 3 is past the end: the file has 2 lines');
+    expect(errorOf(() => patch('a\nb\n', [range(2, 4, 'x')]))).toBe('past-end: line 4 is past the end: the file has 2 lines');
     expect(errorOf(() => patch('a\nb\n', [range(4, 3, 'x')]))).toBe(
-      'past-end: range: line 4 is past the end: the file has 2 lines (append with START 3)',
+      'past-end: line 4 is past the end: the file has 2 lines (append with START 3)',
     );
   });
 });
