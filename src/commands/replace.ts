@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Edit, type Eol, type EolMode, eolOf, type Expectation, Patcher, type PatchResult, rowEdits, rowExpectations, splitLines } from '../core/edits.js';
+import { type Edit, type Eol, type EolMode, eolOf, type Expectation, Patcher, planEdits, type PatchResult, rowEdits, rowExpectations, splitLines } from '../core/edits.js';
 import { Exit, type ExitCode, LinewiseError, withPath } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { parseRows, type Row } from '../core/rows.js';
@@ -151,6 +151,14 @@ function groupRows(ctx: Context, file: string | undefined, rows: Row[], expectRo
     const plan = planFor(row, '--expect');
     if (plan.edits.length === 0) throw new LinewiseError('bad-row', `row ${row.rowNumber} is for ${row.path}, which no row edits`, '--expect');
     plan.expect.push(...rowExpectations([row]));
+  }
+  // Clashing rows are refused before any file is read.
+  for (const plan of plans.values()) {
+    try {
+      planEdits(plan.edits);
+    } catch (e) {
+      throw withPath(e, plan.given);
+    }
   }
   return [...plans.values()];
 }
