@@ -255,7 +255,7 @@ async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise
     return { plan, result, temp };
   } catch (e) {
     temp?.discard();
-    throw withPath(e, plan.given);
+    throw e instanceof Interrupted ? e : withPath(e, plan.given);
   } finally {
     t.input.close();
   }
