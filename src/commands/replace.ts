@@ -10,6 +10,7 @@ import { parseRows, type Row } from '../core/rows.js';
 import { lineFields, writeRecord } from '../format/json.js';
 import { checkpoint, commitAll, Interrupted, reraise, resolveTarget, type Target, TempFile, type WriteFn } from '../io/atomic.js';
 import { fileError } from '../io/input.js';
+import { RangeReader } from '../io/range.js';
 import { openText, type OpenedText } from '../io/text.js';
 import type { Context } from './context.js';
 
@@ -44,6 +45,10 @@ interface LineCodec {
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** Bytes copied between two chances for a signal handler to run. */
 const YIELD_BYTES = 4 << 20;
+/** Untouched lines worth the fast lane (below, piece by piece is as quick)... */
+const FAST_MIN_LINES = 64;
+/** ...and how many it skips between two chances for a signal handler. */
+const FAST_STEP_LINES = 1 << 16;
 
 /** The edits and expectations of one file. */
 interface FilePlan {
@@ -224,6 +229,7 @@ async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise
   const firstLineEol = needsFirstEol ? lookAheadFirstEol(ctx, plan, textOptions) : undefined;
   const t = open(ctx, plan, textOptions);
   let temp: TempFile | undefined;
+  let fast: RangeReader | undefined;
   try {
     const codec = (t as OpenedText & { codec?: LineCodec }).codec;
     temp = o.dryRun ? undefined : TempFile.create(plan.target, o.writeFn);
@@ -239,15 +245,29 @@ async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise
       context: o.dryRun ? 3 : 0,
       ...(firstLineEol ? { firstLineEol } : {}),
     });
+    // Untouched stretches take the fast lane: the scanner only counts their lines and the
+    // bytes are copied by offset, with no per-line work. Not with a codec: its bytes are
+    // decoded, and the offsets are not the file's.
+    fast = codec === undefined ? RangeReader.open(plan.target) : undefined;
     // The scan is synchronous; it stops every few MiB so a signal handler gets to run.
     let budget = 0;
     const visit = (buf: Buffer, start: number, end: number, ends: boolean) => {
       patcher.piece(buf, start, end, ends);
       budget += end - start;
-      return budget < YIELD_BYTES;
+      return budget < YIELD_BYTES && !(fast && ends && patcher.quietLines() >= FAST_MIN_LINES);
     };
-    while (!t.scanner.scan(visit)) {
+    for (;;) {
+      const quiet = fast ? patcher.quietLines() : 0;
+      if (fast && quiet >= FAST_MIN_LINES) {
+        const from = t.scanner.offset;
+        const skip = t.scanner.skip(Math.min(quiet, FAST_STEP_LINES));
+        if (skip.lines === 0) break; // the end of the file
+        const copy = await fast.copy(from, t.scanner.offset, !fast.endsWithNewline, sink && ((b, s, e) => sink.write(b, s, e)));
+        patcher.skipped(skip.lines, copy.last, copy.crlf);
+        continue;
+      }
       budget = 0;
+      if (t.scanner.scan(visit)) break;
       await checkpoint();
     }
     const result = patcher.finish();
@@ -258,6 +278,7 @@ async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise
     throw e instanceof Interrupted ? e : withPath(e, plan.given);
   } finally {
     t.input.close();
+    fast?.close();
   }
 }
 

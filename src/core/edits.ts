@@ -189,6 +189,7 @@ export interface PatcherOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
+const EOLS = ['', '\n', '\r\n'] as const;
 const EOL_BYTES: Record<Eol, Buffer> = { '': EMPTY, '\n': Buffer.from('\n'), '\r\n': Buffer.from('\r\n') };
 
 /** Gathers a line's pieces, refusing one longer than `max`. */
@@ -264,6 +265,13 @@ export class Patcher {
   private changed = false;
   /** gathers the current line when it must be compared or kept */
   private gather: LineBuffer | undefined;
+  /** lines before this one are copied verbatim without further checks */
+  private quietUntil = 1;
+  /** the fast path has handed on part of a line */
+  private partial = false;
+  /** the lines expected, sorted, and the index of the next one ahead */
+  private expectLines: number[] = [];
+  private expectAt = 0;
 
   constructor(plan: readonly Edit[], private readonly opts: PatcherOptions) {
     this.plan = planEdits(plan);
@@ -278,10 +286,29 @@ export class Patcher {
       }
       this.expect.set(x.line, x);
     }
+    this.expectLines = [...this.expect.keys()].sort((a, b) => a - b);
+    this.quietUntil = this.quietFrom(1);
   }
 
   /** Takes one piece of the current line (`ends`: it completes the line, terminator included). */
   piece(buf: Buffer, start: number, end: number, ends: boolean): void {
+    if (this.line < this.quietUntil) {
+      // Fast path, for almost every line of a big file: no edit, expectation or diff context
+      // here, so the bytes go straight out and only the line ending is noted.
+      this.emit(buf, start, end);
+      this.partial = !ends;
+      if (!ends) {
+        this.outOpen = false;
+        return;
+      }
+      const t = terminatorLength(buf, start, end);
+      if (t === 1) this.lf++;
+      else if (t === 2) this.crlf++;
+      this.prevEol = EOLS[t];
+      this.outOpen = t === 0;
+      this.line++;
+      return;
+    }
     if (!this.inLine) this.beginLine();
     this.inLine = true;
     const a = this.active;
@@ -331,6 +358,45 @@ export class Patcher {
     this.prevEol = eol;
     this.line++;
     this.inLine = false;
+    this.quietUntil = this.quietFrom(this.line);
+  }
+
+  /**
+   * How many whole lines, from the next one, need nothing but a verbatim copy (Infinity when
+   * no edit, expectation or context lies ahead). A caller that can copy bytes faster than
+   * piece by piece skips them itself and reports them with {@link skipped}.
+   */
+  quietLines(): number {
+    if (this.partial || this.inLine) return 0;
+    return this.quietUntil - this.line;
+  }
+
+  /**
+   * The caller copied `lines` whole lines verbatim (at most {@link quietLines}); `last` is the
+   * last one's terminator, `crlf` how many of them ended in "\r\n" (the rest in "\n", but for
+   * an unterminated last one). The counts only matter when the file's last line has no
+   * terminator (they choose the dominant ending then); pass 0 when it is known to have one.
+   */
+  skipped(lines: number, last: Eol, crlf: number): void {
+    if (lines <= 0) return;
+    if (lines > this.quietLines()) throw new RangeError('Patcher.skipped() past a line that needs attention');
+    this.crlf += crlf;
+    this.lf += lines - crlf - (last === '' ? 1 : 0);
+    this.prevEol = last;
+    this.outOpen = last === '';
+    this.line += lines;
+  }
+
+  /** The first line from `n` on that needs more than a verbatim copy. */
+  private quietFrom(n: number): number {
+    if (this.active || (this.context > 0 && this.nearEdit(n))) return n;
+    let q = Infinity;
+    const e = this.plan[this.next];
+    if (e !== undefined) q = e.start - this.context;
+    while (this.expectAt < this.expectLines.length && this.expectLines[this.expectAt]! < n) this.expectAt++;
+    const x = this.expectLines[this.expectAt];
+    if (x !== undefined && x < q) q = x;
+    return Math.max(q, n);
   }
 
   private keepOld(a: Active, buf: Buffer, start: number, end: number): void {

@@ -120,7 +120,8 @@ export class TempFile {
       this.writeAll(b, start, n);
       return;
     }
-    this.buf.set(b.subarray(start, end), this.len);
+    // Buffer#copy, not set(subarray()): no object allocated per line on the hot path.
+    Buffer.prototype.copy.call(b, this.buf, this.len, start, end);
     this.len += n;
   }
 

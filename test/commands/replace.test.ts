@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,8 +7,9 @@ import { LinewiseError } from '../../src/core/errors.js';
 import { plain } from '../../src/format/style.js';
 import { Output } from '../../src/io/output.js';
 import type { WriteFn } from '../../src/io/atomic.js';
-import { chunkedReader } from '../../src/core/lines.js';
-import { esc, fixture, run, tempDir } from '../helpers.js';
+import { type Edit, Patcher, splitLines } from '../../src/core/edits.js';
+import { chunkedReader, LineScanner } from '../../src/core/lines.js';
+import { esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -371,3 +373,57 @@ describe('replace: failures while writing', () => {
     expect(fs.readdirSync(dir)).toEqual(['f.txt']);
   });
 });
+
+describe('replace: the fast lane for untouched lines', () => {
+  // Long untouched stretches are skipped by the scanner and copied by offset; the result must be
+  // what the patcher gives piece by piece (property-tested in test/core/edits.test.ts).
+  const line = fc.record({ body: fc.constantFrom('a', 'bb\tb', 'caf\xe9', 'x\ry', ''), eol: fc.constantFrom('\n', '\r\n') });
+  it('gives the same bytes as the patcher alone, for random files and edits', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 400 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom('', 'N\n', 'M1\nM2')), { maxLength: 3 }),
+        async (lines, finalNewline, bom, picks) => {
+          let text = lines.map((l) => l.body + l.eol).join('');
+          if (!finalNewline) text = text.replace(/\r?\n$/, '');
+          const body = B(text);
+          const count = referenceLines(body).length;
+          // edits on distinct, non-overlapping lines (inserts included), against the original numbering
+          const edits: Edit[] = [];
+          let from = 1;
+          for (const [at, len, newText] of [...picks].sort((a, b) => a[0] - b[0])) {
+            const start = from + (at % 40);
+            const end = Math.min(start + len - 1, count);
+            if (start > count + 1 || (end >= start && end > count)) break;
+            edits.push({ start, end, lines: splitLines(B(newText)), origin: 'edit' });
+            from = Math.max(start, end) + 2;
+          }
+          const expected = expectedPatch(body, edits);
+          const { f } = file(bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body);
+          // One call per edit, last first, so earlier numbers stay valid.
+          for (const e of [...edits].reverse()) {
+            const r = await run(['replace', f, String(e.start), String(e.end), '--text', Buffer.concat(e.lines).toString('latin1')]);
+            expect(r.stderr).toBe('');
+          }
+          expect(read(f)).toBe(esc(bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), expected]) : expected));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
+/** The patcher alone over bytes: the reference for the command's fast lane. */
+function expectedPatch(body: Buffer, edits: Edit[]): Buffer {
+  const chunks: Buffer[] = [];
+  const lines = referenceLines(body);
+  const first = lines[0];
+  const firstLineEol = first === undefined ? undefined : first.at(-1) !== 10 ? undefined : first.at(-2) === 13 ? '\r\n' : '\n';
+  const p = new Patcher(edits, { eol: 'auto', emit: (b, s, e) => chunks.push(Buffer.from(b.subarray(s, e))), ...(firstLineEol ? { firstLineEol } : {}) });
+  const sc = new LineScanner(chunkedReader(body));
+  sc.scan((b, s, e, ends) => void p.piece(b, s, e, ends));
+  p.finish();
+  return Buffer.concat(chunks);
+}
