@@ -2,7 +2,6 @@
 // flushed to disk, given the target's mode and owner, then renamed over it; and never a
 // temporary file left behind, whether a write fails, the file changed meanwhile, or a signal came.
 
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
@@ -96,7 +95,9 @@ export class TempFile {
     const base = path.basename(target.real).slice(0, 80);
     const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
     for (let attempt = 0; ; attempt++) {
-      const name = path.join(dir, `.${base}.linewise-${randomBytes(8).toString('hex')}.tmp`);
+      // Web Crypto (a global): no node:crypto import for every start-up to pay.
+      const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+      const name = path.join(dir, `.${base}.linewise-${random}.tmp`);
       try {
         const fd = fs.openSync(name, O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o600);
         const t = new TempFile(target, name, fd, writeFn);
