@@ -80,13 +80,14 @@ describe('replace, built', () => {
   });
 
   it('removes its temporary file when killed by SIGTERM mid-copy, and dies by that signal', async () => {
-    // A 2 GiB sparse file of NULs (-a): an insert before line 1 copies all of it, long enough to catch.
+    // "x\n" then a 2 GiB sparse line of NULs (-a): an insert before line 2 copies all of that
+    // line piece by piece, long enough to catch the temporary file.
     const dir = dirWith({});
     const big = path.join(dir, 'big');
     fs.writeFileSync(big, 'x\n');
     fs.truncateSync(big, 2 ** 31);
     const isJs = BIN.endsWith('.js');
-    const child = spawn(isJs ? process.execPath : BIN, [...(isJs ? [BIN] : []), 'replace', '-a', 'big', '1', '0', '--text', 'top'], { cwd: dir });
+    const child = spawn(isJs ? process.execPath : BIN, [...(isJs ? [BIN] : []), 'replace', '-a', 'big', '2', '1', '--text', 'top'], { cwd: dir });
     let sawTemp = false;
     for (let i = 0; i < 2000 && !sawTemp; i++) {
       await new Promise((r) => setTimeout(r, 5));
