@@ -75,6 +75,7 @@ export async function replace(
   o: ReplaceOptions,
 ): Promise<ExitCode> {
   const plans = buildPlans(ctx, file, startArg, endArg, o);
+  if (plans.length === 0) ctx.warn('no rows to apply; nothing written');
   const prepared: Prepared[] = [];
   try {
     for (const plan of plans) prepared.push(await prepare(ctx, plan, o));
@@ -129,7 +130,7 @@ function buildPlans(ctx: Context, file: string | undefined, startArg: string | u
 
 /** Rows grouped by the file they edit; with FILE, every row must be for FILE. */
 function groupRows(ctx: Context, file: string | undefined, rows: Row[], expectRows: Row[]): FilePlan[] {
-  if (rows.length === 0) throw usage('no rows to apply');
+  if (rows.length === 0) return []; // e.g. grep found nothing: nothing to do, as with sed
   const plans = new Map<string, FilePlan>();
   const fixed = file === undefined ? undefined : resolveTarget(file, ctx.io.cwd);
   const planFor = (row: Row, source: string): FilePlan => {

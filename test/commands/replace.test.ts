@@ -84,6 +84,12 @@ describe('replace FILE START [END]', () => {
     expect(r2.stderr).toMatch(/line 5 is past the end: the file has 2 lines\n$/);
   });
 
+  it('takes new text that looks like an option', async () => {
+    const { f } = file('a\nb\n');
+    expect((await run(['replace', f, '1', '--text', '-x'])).status).toBe(0);
+    expect(read(f)).toBe('-x\\nb\\n');
+  });
+
   it('refuses - as the target, END before START - 1, and a terminal with no text', async () => {
     const dash = await run(['replace', '-', '1', '--text', 'x'], { stdin: 'a\n' });
     expect([dash.status, dash.stderr]).toEqual([2, 'linewise: -: standard input cannot be edited in place; name a file\n']);
@@ -226,6 +232,15 @@ describe('replace --rows: the round trip', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/both edit the same lines/);
     expect(read(f)).toBe('a\\nb\\n');
+  });
+
+  it('does nothing, successfully, with no rows (grep found nothing)', async () => {
+    const { f } = file('a\n');
+    const r = await run(['replace', f, '--rows', '-'], { stdin: '' });
+    expect([r.status, r.stdout.length, r.stderr]).toEqual([0, 0, 'linewise: no rows to apply; nothing written\n']);
+    const none = await run(['replace', '--rows', '-', '--json'], { stdin: '' });
+    expect(none.stdout.toString()).toBe('{"type":"summary","files":0,"changed":0,"written":0,"dry_run":false}\n');
+    expect(read(f)).toBe('a\\n');
   });
 
   it('wants a FILE for plain rows, and path rows to match FILE', async () => {
