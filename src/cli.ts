@@ -7,6 +7,8 @@ import pkg from '../package.json' with { type: 'json' };
 import type { Context } from './commands/context.js';
 import { page, PAGE_DEFAULTS } from './commands/page.js';
 import { readlines } from './commands/readlines.js';
+import { replace } from './commands/replace.js';
+import { EOL_MODES } from './core/edits.js';
 import { Exit, type ExitCode, LinewiseError } from './core/errors.js';
 import { parseCount } from './core/ranges.js';
 import { plain, type Style } from './format/style.js';
@@ -59,6 +61,27 @@ Examples:
 
 The footer (on stdout, after a blank line) says where to go on:
   [Read 100 lines (lines 1-100 of 5000 total). 4900 lines remaining from offset 100.]`,
+  replace: `
+Examples:
+  $ linewise replace app.ts 12 --text 'const x = 2;'     line 12 becomes that line
+  $ linewise replace app.ts 12 14 --text ''              delete lines 12 to 14
+  $ linewise replace app.ts 5 4 --text '// new'          insert before line 5 (END = START - 1)
+  $ printf 'a\nb\n' | linewise replace notes.txt 3     new text from standard input
+  $ linewise readlines app.ts 10 12 > rows; $EDITOR rows; linewise replace app.ts --rows rows
+  $ linewise grep -F oldName src | sed 's/oldName/newName/' | linewise replace --rows -
+
+The stale-edit guard: pass the rows as they were read; if any of those lines changed since,
+nothing is written, the current lines are printed, and the status is 3:
+  $ linewise readlines app.ts 12 > before
+  $ linewise replace app.ts 12 --text 'x = 3' --expect before
+
+Line endings (--eol): auto (default) gives new lines the endings of the lines they replace
+(inserts: of their neighbours), and the last new line ends as the last replaced line did, so
+CRLF stays CRLF and a missing final newline stays missing. keep writes the text literally;
+lf and crlf force the ending.
+
+Writes are atomic: a temporary file beside the target, flushed, renamed over it; mode, owner
+and symbolic links kept. --dry-run prints a unified diff and writes nothing.`,
 };
 
 /**
@@ -123,6 +146,29 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .addHelpText('after', EXAMPLES.page)
     .action((file: string, o) => {
       status = page(context(o.color), file, o);
+    });
+
+  program
+    .command('replace')
+    .summary('replace lines, or apply rows read by readlines/page/grep, atomically')
+    .description(
+      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input: empty text deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing). Every edit addresses the file as it was before the call.',
+    )
+    .argument('[file]', 'the file to edit (not -); optional with path rows')
+    .argument('[start]', 'first line replaced (1-based)')
+    .argument('[end]', 'last line replaced (default START; START - 1 to insert)')
+    .option('--text <text>', 'the new text (a final newline is optional)')
+    .option('--from <file>', 'read the new text from a file (- for standard input)')
+    .option('--rows [rowsfile]', 'apply rows from a file, or from standard input (- or no value)')
+    .option('--expect <oldrows>', 'rows as they were read: if a line changed since, exit 3 and write nothing')
+    .addOption(new Option('--eol <mode>', 'line endings of the new text: auto, keep, lf, crlf').choices(EOL_MODES).default('auto'))
+    .option('--dry-run', 'print a unified diff; write nothing')
+    .option('--json', 'JSON Lines: a record per file with what changed, then a summary')
+    .option('-a, --binary', 'edit a file with NUL bytes as text (-a/--text on the readers; here --text is the new text)')
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.replace)
+    .action(async (file: string | undefined, start: string | undefined, end: string | undefined, o) => {
+      status = await replace(context(o.color), file, start, end, o);
     });
 
   try {
