@@ -72,12 +72,11 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
       done = bounded ? runWithDeadline(() => run.step(performance.now() + SLICE_MS), timeout + SLICE_MS) : run.step(Infinity);
     } catch (e) {
       if (!(e instanceof DeadlineExceeded)) throw e;
+      const where = run.current();
+      const line = run.line();
       run.abort();
       ctx.out.flush();
-      ctx.warn(
-        `the search ran longer than ${timeout / 1000} s near line ${run.line()}: the pattern backtracks too much; simplify it or raise --timeout`,
-        run.current(),
-      );
+      ctx.warn(`the search ran longer than ${timeout / 1000} s near line ${line}: the pattern backtracks too much; simplify it or raise --timeout`, where);
       return Exit.usage;
     }
     if (done) break;

@@ -167,8 +167,11 @@ export class LineSearcher {
 
   /** Number of the line being searched (for messages). */
   get currentLine(): number {
-    return this.line;
+    return this.testing;
   }
+
+  /** the line whose text the pattern is being tested on */
+  private testing = 0;
 
   /** True when -m was reached and its trailing context is printed: reading can stop. */
   get done(): boolean {
@@ -226,7 +229,7 @@ export class LineSearcher {
       const le = nl === -1 || nl >= end ? end : nl + 1;
       if (this.countLines) this.line += countLF(buf, counted, ls);
       counted = ls;
-      if (this.matches(buf, ls, le)) {
+      if (this.matches(this.line, buf, ls, le)) {
         this.selected++;
         this.sink.match(this.line, buf, ls, le);
       }
@@ -255,8 +258,8 @@ export class LineSearcher {
       let hit: boolean;
       if (finder !== undefined) {
         const c = finder.next(ls);
-        hit = c !== -1 && c < le && this.matches(buf, ls, le);
-      } else hit = this.matches(buf, ls, le);
+        hit = c !== -1 && c < le && this.matches(n, buf, ls, le);
+      } else hit = this.matches(n, buf, ls, le);
       if (hit !== this.invert) {
         const pre = this.collectBefore(n, buf, start, ls);
         const firstRow = pre.length > 0 ? pre[0]!.line : n;
@@ -320,7 +323,8 @@ export class LineSearcher {
   }
 
   /** Does line `[ls, le)` match? The pattern sees it without its terminator. */
-  private matches(buf: Buffer, ls: number, le: number): boolean {
+  private matches(n: number, buf: Buffer, ls: number, le: number): boolean {
+    this.testing = n;
     if (this.pattern.pureLiteral) return true; // only reached for lines holding a literal
     const te = le - terminatorLength(buf, ls, le);
     return this.pattern.regex.test(buf.toString('utf8', ls, te));
