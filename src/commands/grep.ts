@@ -76,7 +76,7 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
       const line = run.line();
       run.abort();
       ctx.out.flush();
-      ctx.warn(`the search ran longer than ${timeout / 1000} s near line ${line}: the pattern backtracks too much; simplify it or raise --timeout`, where);
+      ctx.warn(`the search ran longer than ${timeout / 1000} s at or after line ${line}: the pattern backtracks too much; simplify it or raise --timeout`, where);
       return Exit.usage;
     }
     if (done) break;

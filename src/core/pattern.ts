@@ -25,6 +25,13 @@ export interface CompiledPattern {
   literalsFoldCase: boolean;
   /** a line matches exactly when it contains a literal: the regex need not run at all */
   pureLiteral: boolean;
+  /**
+   * The pattern for a whole block of lines at once (flags `gmu`, no `s`), or undefined when that
+   * would not be the same as matching line by line: set only when no part of the pattern can
+   * match a "\n" (see `blockSafe`). On a block without "\r", "\u2028" or "\u2029", a match of
+   * it lies inside one line and that line matches; with them it finds a superset of the lines.
+   */
+  block: RegExp | undefined;
 }
 
 /** Characters with a meaning in a Unicode-mode pattern: escaped for -F. */
@@ -56,6 +63,7 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
   const flags = o.ignoreCase ? 'isu' : 'su';
   const regex = new RegExp(body, flags);
   const all = new RegExp(body, `g${flags}`);
+  const block = sources.every(blockSafe) ? new RegExp(body, o.ignoreCase ? 'gimu' : 'gmu') : undefined;
 
   // Every branch of every pattern must yield a literal, or nothing can be ruled out.
   const found: string[] = [];
@@ -65,14 +73,14 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
     for (const b of branches) {
       const lit = o.ignoreCase ? foldSafe(b.literal) : b.literal;
       if (lit === '' || lit.includes('\n')) {
-        return { regex, all, literals: undefined, literalsFoldCase: false, pureLiteral: false };
+        return { regex, all, literals: undefined, literalsFoldCase: false, pureLiteral: false, block };
       }
       found.push(lit);
       if (!b.whole) pure = false;
     }
   }
   const literals = [...new Set(found)].map((s) => Buffer.from(s, 'utf8'));
-  return { regex, all, literals, literalsFoldCase: o.ignoreCase === true, pureLiteral: pure };
+  return { regex, all, literals, literalsFoldCase: o.ignoreCase === true, pureLiteral: pure, block };
 }
 
 /**
@@ -83,6 +91,25 @@ function foldSafe(literal: string): string {
   let best = '';
   for (const part of literal.split(/[^\x20-\x7e\t]|[ksKS]/)) if (part.length > best.length) best = part;
   return best;
+}
+
+/**
+ * True when nothing in `source` can match a "\n" or a "\r": no negated class, no \s \W \D,
+ * no \p or \P, no escape naming a character by code (\n \r \x \u \c \0), no control
+ * character. Conservative: a safe pattern may be refused, never the reverse. (`.` is safe: the
+ * block RegExp has no `s` flag, so `.` stops at line ends there.)
+ */
+export function blockSafe(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c < 0x20 || c === 0x2028 || c === 0x2029) return false;
+    if (source[i] === '[' && source[i + 1] === '^') return false;
+    if (source[i] === '\\') {
+      if ('sWDpPnrxuc0'.includes(source[i + 1] ?? '')) return false;
+      i++;
+    }
+  }
+  return true;
 }
 
 /** Splits a pattern at its top-level `|` (not inside a group or a character class). */

@@ -8,6 +8,8 @@
 // - line path (everything else): every line is visited; the literal, when there is one, still
 //   rules a line out before it is decoded.
 
+import { isAscii } from 'node:buffer';
+import { countLF } from './count.js';
 import { LinewiseError } from './errors.js';
 import { terminatorLength, type PieceVisitor } from './lines.js';
 import type { CompiledPattern } from './pattern.js';
@@ -42,21 +44,28 @@ export const MAX_SEARCH_LINE = 32 << 20;
 
 const LF = 10;
 
-/** Finds the next place a literal occurs in the current block. */
+/** Finds the next place in the current block where a line may match. */
 interface Finder {
   reset(buf: Buffer, start: number, end: number): void;
-  /** the first position >= from where a literal starts, or -1 */
+  /** the first position >= from in a line that may match, or -1 */
   next(from: number): number;
+  /** a line the finder points at matches for sure (no need to test it) */
+  exact: boolean;
 }
 
 /** Case-sensitive: Buffer.indexOf per literal, each result kept until passed. */
 class BytesFinder implements Finder {
+  readonly exact: boolean;
   private buf!: Buffer;
   private end = 0;
   private readonly at: number[];
 
-  constructor(private readonly literals: Buffer[]) {
+  constructor(
+    private readonly literals: Buffer[],
+    pure: boolean,
+  ) {
     this.at = literals.map(() => -2);
+    this.exact = pure;
   }
 
   reset(buf: Buffer, _start: number, end: number): void {
@@ -87,6 +96,7 @@ class BytesFinder implements Finder {
  * byte offsets) and a non-Unicode `gi` RegExp of the literals, which folds ASCII only.
  */
 class FoldFinder implements Finder {
+  readonly exact = false;
   private text = '';
   private start = 0;
   private at = -2;
@@ -107,6 +117,47 @@ class FoldFinder implements Finder {
     this.re.lastIndex = from - this.start;
     const m = this.re.exec(this.text);
     this.at = m ? m.index + this.start : -1;
+    return this.at;
+  }
+}
+
+/**
+ * The whole pattern over the block at once (pattern.block): one RegExp pass instead of one per
+ * line. Only for blocks that are ASCII, where the latin1 string's positions are byte offsets;
+ * any other block makes every line a candidate. Exact when the block has no "\r" (the only
+ * other line terminator of m-mode an ASCII block can hold).
+ */
+const LONE_CR = /\r(?!\n)/;
+
+class BlockFinder implements Finder {
+  exact = false;
+  private text = '';
+  private start = 0;
+  private at = -2;
+  private usable = false;
+
+  constructor(private readonly re: RegExp) {}
+
+  reset(buf: Buffer, start: number, end: number): void {
+    this.start = start;
+    this.at = -2;
+    this.usable = isAscii(buf.subarray(start, end));
+    this.text = this.usable ? buf.toString('latin1', start, end) : '';
+    // No "\r": exact. Only "\r\n": a superset (m-mode ^ also matches between "\r" and "\n"),
+    // so lines are tested. A lone "\r" (text, where "." must match it): not usable.
+    this.exact = this.usable && this.text.indexOf('\r') === -1;
+    if (this.usable && !this.exact && LONE_CR.test(this.text)) this.usable = false;
+  }
+
+  next(from: number): number {
+    if (!this.usable) return from; // every line is a candidate (callers stop at the block's end)
+    if (this.at === -1 || this.at >= from) return this.at;
+    const re = this.re;
+    re.lastIndex = from - this.start;
+    const m = re.exec(this.text);
+    // A match at the very end of a block that ends with "\n" is on no line (there is no phantom line).
+    if (m === null || (m.index === this.text.length && (m.index === 0 || this.text.charCodeAt(m.index - 1) === LF))) this.at = -1;
+    else this.at = m.index + this.start;
     return this.at;
   }
 }
@@ -156,8 +207,12 @@ export class LineSearcher {
     this.after = o.after ?? 0;
     this.max = o.maxCount ?? Infinity;
     this.maxLine = o.maxLine ?? MAX_SEARCH_LINE;
+    // A pure literal is fastest with indexOf; else one RegExp pass per block when that is exact
+    // enough; else the literal prefilter; else every line is tested.
     const lits = pattern.literals;
-    this.finder = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits);
+    if (lits !== undefined && pattern.pureLiteral) this.finder = new BytesFinder(lits, true);
+    else if (pattern.block !== undefined) this.finder = new BlockFinder(pattern.block);
+    else if (lits !== undefined) this.finder = pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
     this.visitor = (buf, start, end, ends) => this.visit(buf, start, end, ends);
@@ -220,16 +275,23 @@ export class LineSearcher {
     finder.reset(buf, start, end);
     let pos = start; // start of the first line not yet passed
     let counted = start; // this.line is the number of the line starting here
-    while (this.selected < this.max) {
+    while (this.selected < this.max && pos < end) {
+      if (this.countLines) {
+        // counted up to where the finder starts, so a deadline message can name the line
+        this.line += countLF(buf, counted, pos);
+        counted = pos;
+        this.testing = this.line;
+      }
       const hit = finder.next(pos);
       if (hit === -1) break;
-      let ls = buf.lastIndexOf(LF, hit) + 1;
+      // hit may be the "\n" itself (a zero-width match at the end of a line): search before it
+      let ls = hit > pos ? buf.lastIndexOf(LF, hit - 1) + 1 : pos;
       if (ls < pos) ls = pos;
       const nl = buf.indexOf(LF, hit);
       const le = nl === -1 || nl >= end ? end : nl + 1;
       if (this.countLines) this.line += countLF(buf, counted, ls);
       counted = ls;
-      if (this.matches(this.line, buf, ls, le)) {
+      if (finder.exact || this.matches(this.line, buf, ls, le)) {
         this.selected++;
         this.sink.match(this.line, buf, ls, le);
       }
@@ -256,9 +318,12 @@ export class LineSearcher {
         continue;
       }
       let hit: boolean;
+      this.testing = n;
       if (finder !== undefined) {
         const c = finder.next(ls);
-        hit = c !== -1 && c < le && this.matches(n, buf, ls, le);
+        // a zero-width match may sit on the "\n", or just past an unterminated last line
+        const last = le === end && buf[end - 1] !== LF ? le : le - 1;
+        hit = c !== -1 && c <= last && (finder.exact || this.matches(n, buf, ls, le));
       } else hit = this.matches(n, buf, ls, le);
       if (hit !== this.invert) {
         const pre = this.collectBefore(n, buf, start, ls);
@@ -325,7 +390,6 @@ export class LineSearcher {
   /** Does line `[ls, le)` match? The pattern sees it without its terminator. */
   private matches(n: number, buf: Buffer, ls: number, le: number): boolean {
     this.testing = n;
-    if (this.pattern.pureLiteral) return true; // only reached for lines holding a literal
     const te = le - terminatorLength(buf, ls, le);
     return this.pattern.regex.test(buf.toString('utf8', ls, te));
   }
@@ -336,17 +400,6 @@ function lineStart(buf: Buffer, at: number, floor: number): number {
   if (at - 2 < floor) return floor;
   const p = buf.lastIndexOf(LF, at - 2);
   return p < floor ? floor : p + 1;
-}
-
-/** Counts "\n" bytes in `[start, end)`. */
-export function countLF(buf: Buffer, start: number, end: number): number {
-  let n = 0;
-  let p = buf.indexOf(LF, start);
-  while (p !== -1 && p < end) {
-    n++;
-    p = buf.indexOf(LF, p + 1);
-  }
-  return n;
 }
 
 /**

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { compilePatterns, type PatternOptions } from '../../src/core/pattern.js';
-import { countLF, LineSearcher, matchRanges, type MatchSink, type SearchOptions } from '../../src/core/search.js';
+import { countLF } from '../../src/core/count.js';
+import { LineSearcher, matchRanges, type MatchSink, type SearchOptions } from '../../src/core/search.js';
 import { byteOffsets } from '../../src/core/utf8.js';
 import { esc, referenceLines } from '../helpers.js';
 
@@ -45,7 +46,7 @@ function reference(input: Buffer, patterns: string[], po: PatternOptions, so: Se
 const ATOMS = ['a', 'b', 'ab', 'x', '\r', '\n', '\r\n', 'é', '\xff', '1', ' '];
 const atom = fc.constantFrom(...ATOMS.map((s) => (s === '\xff' ? Buffer.from([0xff]) : Buffer.from(s, 'utf8'))));
 const content = fc.array(atom, { maxLength: 60 }).map((parts) => Buffer.concat(parts));
-const PATTERNS = [['ab'], ['a$'], ['^b'], ['a.b'], ['b|x'], ['[0-9]'], ['é'], ['^$'], ['ab', 'x'], ['A'], ['a\\r$'], ['\\uFFFD']];
+const PATTERNS = [['ab'], ['a$'], ['^b'], ['a.b'], ['b|x'], ['[0-9]'], ['é'], ['^$'], ['ab', 'x'], ['A'], ['a\\r$'], ['\\uFFFD'], ['a(?!b)'], ['(?<=x)a'], ['\\bab\\b'], ['x.*a'], ['b*'], ['^'], ['$'], ['(a)\\1'], ['[^a]b'], ['\\s']];
 
 describe('LineSearcher', () => {
   it('property: selects and numbers the same lines as a line-by-line grep, for any reads, buffer and options', () => {
@@ -110,7 +111,20 @@ describe('match ranges and byte offsets', () => {
     expect(byteOffsets(Buffer.from('abc'), 0, 3, [1, 3])).toEqual([1, 3]);
   });
 
-  it('counts newlines in a range', () => {
+  it('counts newlines in a range, short (indexOf) and long (WebAssembly SIMD, in 256 KiB steps)', () => {
     expect(countLF(Buffer.from('a\nb\n\nc'), 1, 5)).toBe(3);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 2048, maxLength: 70000 }), fc.nat(40), fc.nat(40), (bytes, cutA, cutB) => {
+        const b = Buffer.from(bytes.map((x) => (x % 7 === 0 ? 10 : x)));
+        const start = Math.min(cutA, b.length);
+        const end = Math.max(start, b.length - cutB);
+        let want = 0;
+        for (let i = start; i < end; i++) if (b[i] === 10) want++;
+        expect(countLF(b, start, end)).toBe(want);
+      }),
+      { numRuns: 50 },
+    );
+    const big = Buffer.alloc((1 << 20) + 37, 'ab\n');
+    expect(countLF(big, 5, big.length)).toBe(big.subarray(5).toString('latin1').split('\n').length - 1);
   });
 });
