@@ -45,9 +45,14 @@ function have(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 }
 
+/** Output goes to a real file: GNU grep stops at the first match when stdout is /dev/null. */
+const sink = path.join(os.tmpdir(), 'linewise-bench-grep.out');
+
 function time(cmd, args, env) {
+  const out = fs.openSync(sink, 'w');
   const t = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  const r = spawnSync(cmd, args, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env } });
+  fs.closeSync(out);
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')}: status ${r.status} ${r.stderr}`);
   return ms;

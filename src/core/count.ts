@@ -46,10 +46,16 @@ const SIMD_FROM = 2048;
 
 let simd: { mem: Uint8Array; count: (p: number, n: number) => number } | null | undefined;
 
+/** The little of the WebAssembly API used here (the project's TypeScript libs do not declare it). */
+interface Wasm {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: { m: { buffer: ArrayBuffer }; c: (p: number, n: number) => number } };
+}
+
 function load(): typeof simd {
   try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(WASM));
-    const exports = instance.exports as { m: WebAssembly.Memory; c: (p: number, n: number) => number };
+    const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+    const { exports } = new wasm.Instance(new wasm.Module(WASM));
     return { mem: new Uint8Array(exports.m.buffer), count: exports.c };
   } catch {
     return null; // no WebAssembly SIMD here: indexOf does the job
