@@ -5,6 +5,7 @@ import { Chalk } from 'chalk';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { Context } from './commands/context.js';
+import { DEFAULT_TIMEOUT, grep } from './commands/grep.js';
 import { page, PAGE_DEFAULTS } from './commands/page.js';
 import { readlines } from './commands/readlines.js';
 import { replace } from './commands/replace.js';
@@ -82,6 +83,15 @@ lf and crlf force the ending.
 
 Writes are atomic: a temporary file beside the target, flushed, renamed over it; mode, owner
 and symbolic links kept. --dry-run prints a unified diff and writes nothing.`,
+  grep: `
+Examples:
+  $ linewise grep 'ta$' notes.txt           rows "<n><TAB><line>"; $ matches before \r\n too
+  $ linewise grep -w TODO src               a directory: rows "<path><TAB><n><TAB><line>"
+  $ linewise grep -F 'a.b' -g '*.ts' -C 1   literal, only .ts files, a line of context
+  $ linewise grep -e -foo -e bar log.txt    several patterns; -e for one that starts with "-"
+  $ linewise grep -c ERROR '*.log'          a glob (quoted), counts per file
+
+Exit status: 0 a line was selected, 1 none, 2 an error (rows found before it are printed).`,
 };
 
 /**
@@ -169,6 +179,40 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .addHelpText('after', EXAMPLES.replace)
     .action(async (file: string | undefined, start: string | undefined, end: string | undefined, o) => {
       status = await replace(context(o.color), file, start, end, o);
+    });
+
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  program
+    .command('grep')
+    .summary('search files and trees; print matching lines as rows')
+    .description('Print the lines that match PATTERN (a JavaScript regular expression, Unicode mode) as rows "<n><TAB><line>" (with "<path><TAB>" first when several files are searched). The pattern sees each line without its terminator, so $ matches before \\r\\n. PATH may be a file, a directory (searched recursively, skipping .gitignore/.ignore-ignored, hidden and binary files), a glob, or - for standard input; none means the current directory.')
+    .argument('[pattern]', 'the pattern (omit it when -e is given)')
+    .argument('[paths...]', 'files, directories, globs, or - (default: the current directory)')
+    .option('-e, --regexp <pattern>', 'a pattern (repeatable; for patterns that begin with "-")', collect)
+    .option('-i, --ignore-case', 'match case-insensitively')
+    .option('-F, --fixed-strings', 'patterns are literal strings, not regular expressions')
+    .option('-w, --word-regexp', 'match whole words only')
+    .option('-v, --invert-match', 'select lines that do not match')
+    .option('-m, --max-count <num>', 'stop after NUM selected lines per file', count('--max-count', 1))
+    .option('-A, --after-context <num>', 'print NUM lines after each selected line', count('--after-context'))
+    .option('-B, --before-context <num>', 'print NUM lines before each selected line', count('--before-context'))
+    .option('-C, --context <num>', 'print NUM lines before and after', count('--context'))
+    .option('-c, --count', 'print the number of selected lines per file')
+    .option('-l, --files-with-matches', 'print only the names of files with a selected line')
+    .option('-n, --line-number', 'accepted for grep habits: rows always carry line numbers')
+    .option('-H, --with-filename', 'print the path on every row, even for one file')
+    .option('-0, --null', 'end paths with a NUL byte instead of a tab (or newline under -l)')
+    .addOption(new Option('--json', 'JSON Lines as ripgrep prints them: begin, match, context, end, summary').conflicts(['count', 'filesWithMatches']))
+    .option('-a, --text', 'search files with NUL bytes as text')
+    .option('--hidden', 'search hidden files and directories too')
+    .option('--no-ignore', 'do not apply .gitignore and .ignore files')
+    .option('-g, --glob <glob>', 'only search files matching GLOB (gitignore syntax; "!GLOB" excludes; repeatable)', collect)
+    .option('-L, --follow', 'follow symbolic links in directory walks')
+    .option('--timeout <seconds>', `stop with status 2 when one stretch of the search (a slice of at most a buffer of lines) runs longer than this: a pattern that backtracks without end (default ${DEFAULT_TIMEOUT} for files; standard input and pipes only when given; 0: no bound)`, count('--timeout'))
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.grep)
+    .action(async (pattern: string | undefined, paths: string[], o) => {
+      status = await grep(context(o.color), pattern, paths, o);
     });
 
   try {

@@ -173,6 +173,45 @@ export class LineScanner {
   }
 
   /**
+   * Like `scan`, but hands on whole runs of lines at once: each call with `ends` true covers
+   * complete lines only (`end` is just past a "\n", or the end of input), so a searcher can run
+   * `indexOf` over many lines in one call. A line longer than the buffer still comes in pieces
+   * (`ends` false), and the call that completes it covers that line alone. For grep's block search.
+   */
+  scanBlocks(visit: PieceVisitor): boolean {
+    for (;;) {
+      const view = this.view;
+      // Forward first, to the first "\n" among the new bytes, so a long line is never scanned twice.
+      const first = view.indexOf(LF, this.searched);
+      if (first !== -1) {
+        const start = this.pos;
+        // The rest of a line that came in pieces goes alone, so the piece sequence stays simple.
+        const nl = this.midLine ? first : view.lastIndexOf(LF, this.end - 1);
+        this.pos = this.searched = nl + 1;
+        this.midLine = false;
+        if (visit(view, start, nl + 1, true) === false) return false;
+        continue;
+      }
+      this.searched = this.end;
+      if (this.pos === 0 && this.end === this.buf.length) {
+        const cut = safeCut(view, 0, this.end);
+        this.pos = cut;
+        this.midLine = true;
+        if (visit(view, 0, cut, false) === false) return false;
+      }
+      if (!this.fill()) {
+        if (this.pos < this.end || this.midLine) {
+          const start = this.pos;
+          this.pos = this.end;
+          this.midLine = false;
+          visit(this.view, start, this.end, true);
+        }
+        return true;
+      }
+    }
+  }
+
+  /**
    * Passes over up to `maxLines` lines without handing them on, reading at most about
    * `maxBytes` further (whole buffers: the bound is checked after each read).
    */

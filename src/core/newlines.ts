@@ -12,6 +12,37 @@ export interface NewlineCounter {
 
 let compiled: WebAssembly.Module | null | undefined;
 
+/** Each kernel's memory, so a buffer that lives there (a scanner's) is counted in place. */
+const kernels = new WeakMap<ArrayBuffer, (start: number, end: number) => number>();
+
+/** A kernel with its own small memory, for counting bytes that live elsewhere (copied in). */
+let scratch: NewlineCounter | null | undefined;
+
+/** Below this many bytes, indexOf per "\n" beats copying into WebAssembly memory. */
+const COPY_FROM = 2048;
+
+/**
+ * Counts "\n" in `buf[start, end)`: in place when `buf` is a scanner's buffer (it lives in a
+ * kernel's memory), else copied through a scratch kernel, else with indexOf.
+ */
+export function countLF(buf: Uint8Array, start: number, end: number): number {
+  const own = kernels.get(buf.buffer as ArrayBuffer);
+  if (own) return own(buf.byteOffset + start, buf.byteOffset + end);
+  if (end - start >= COPY_FROM) {
+    if (scratch === undefined) scratch = simdNewlineCounter(1 << 16) ?? null;
+    if (scratch) {
+      let n = 0;
+      for (let at = start; at < end; at += scratch.buffer.length) {
+        const len = Math.min(scratch.buffer.length, end - at);
+        scratch.buffer.set(buf.subarray(at, at + len), 0);
+        n += scratch.count(0, len);
+      }
+      return n;
+    }
+  }
+  return countByIndexOf(buf, start, end);
+}
+
 /** Counts with indexOf: one call per "\n" (the fallback, and the reference in tests). */
 export function countByIndexOf(buf: Uint8Array, start: number, end: number): number {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -39,5 +70,6 @@ export function simdNewlineCounter(size: number): NewlineCounter | undefined {
   // The memory never grows again, so this view is never detached.
   const buffer = Buffer.from(memory.buffer, 0, size);
   const count = instance.exports.count as (start: number, end: number) => number;
+  kernels.set(memory.buffer, count);
   return { buffer, count };
 }

@@ -1,0 +1,427 @@
+// grep's matching core: takes blocks of whole lines from LineScanner.scanBlocks and hands the
+// selected lines (and their context) to a sink. Pure: Buffers in, calls out.
+//
+// Two paths, chosen once per file:
+// - candidate path (a required literal, no -v, no context): Buffer.indexOf finds the literal in
+//   the whole block, and only the line around each hit is decoded and tested; line numbers are
+//   counted with indexOf("\n") between hits. Lines without the literal are never looked at.
+// - line path (everything else): every line is visited; the literal, when there is one, still
+//   rules a line out before it is decoded.
+
+import { isAscii } from 'node:buffer';
+import { countLF } from './newlines.js';
+import { LinewiseError } from './errors.js';
+import { terminatorLength, type PieceVisitor } from './lines.js';
+import type { CompiledPattern } from './pattern.js';
+import { byteOffsets } from './utf8.js';
+
+/** Receives what grep prints for one input. `[start, end)` is the line, terminator included. */
+export interface MatchSink {
+  /** a selected line: a match (or, under -v, a line that does not match) */
+  match(line: number, buf: Buffer, start: number, end: number): void;
+  /** a line of context around a selected line */
+  context(line: number, buf: Buffer, start: number, end: number): void;
+  /** a gap before a group of context rows (the sink prints `--` if anything came before) */
+  gap(): void;
+}
+
+export interface SearchOptions {
+  /** select lines that do not match (-v) */
+  invert?: boolean;
+  /** stop after this many selected lines (-m) */
+  maxCount?: number;
+  /** context lines before and after each selected line (-B, -A) */
+  before?: number;
+  after?: number;
+  /** line numbers are not needed (-c, -l): lines are not counted where they can be skipped */
+  noNumbers?: boolean;
+  /** the longest line joined from pieces for matching; longer is an error */
+  maxLine?: number;
+}
+
+/** Lines longer than this cannot be matched: they would have to be whole in memory. */
+export const MAX_SEARCH_LINE = 32 << 20;
+
+const LF = 10;
+
+/** Finds the next place in the current block where a line may match. */
+interface Finder {
+  reset(buf: Buffer, start: number, end: number): void;
+  /** the first position >= from in a line that may match, or -1 */
+  next(from: number): number;
+  /** a line the finder points at matches for sure (no need to test it) */
+  exact: boolean;
+}
+
+/** Case-sensitive: Buffer.indexOf per literal, each result kept until passed. */
+class BytesFinder implements Finder {
+  readonly exact: boolean;
+  private buf!: Buffer;
+  private end = 0;
+  private readonly at: number[];
+
+  constructor(
+    private readonly literals: Buffer[],
+    pure: boolean,
+  ) {
+    this.at = literals.map(() => -2);
+    this.exact = pure;
+  }
+
+  reset(buf: Buffer, _start: number, end: number): void {
+    this.buf = buf;
+    this.end = end;
+    this.at.fill(-2);
+  }
+
+  next(from: number): number {
+    let best = -1;
+    for (let i = 0; i < this.literals.length; i++) {
+      let p = this.at[i]!;
+      if (p === -1) continue;
+      if (p < from) {
+        p = this.buf.indexOf(this.literals[i]!, from);
+        if (p >= this.end) p = -1;
+        this.at[i] = p;
+        if (p === -1) continue;
+      }
+      if (best === -1 || p < best) best = p;
+    }
+    return best;
+  }
+}
+
+/**
+ * ASCII case-insensitive: the block read as latin1 (one character per byte, so positions are
+ * byte offsets) and a non-Unicode `gi` RegExp of the literals, which folds ASCII only.
+ */
+class FoldFinder implements Finder {
+  readonly exact = false;
+  private text = '';
+  private start = 0;
+  private at = -2;
+  private readonly re: RegExp;
+
+  constructor(literals: Buffer[]) {
+    this.re = new RegExp(literals.map((l) => l.toString('latin1').replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'), 'gi');
+  }
+
+  reset(buf: Buffer, start: number, end: number): void {
+    this.text = buf.toString('latin1', start, end);
+    this.start = start;
+    this.at = -2;
+  }
+
+  next(from: number): number {
+    if (this.at === -1 || this.at >= from) return this.at;
+    this.re.lastIndex = from - this.start;
+    const m = this.re.exec(this.text);
+    this.at = m ? m.index + this.start : -1;
+    return this.at;
+  }
+}
+
+/**
+ * The whole pattern over the block at once (pattern.block): one RegExp pass instead of one per
+ * line. Only for blocks that are ASCII, where the latin1 string's positions are byte offsets;
+ * any other block makes every line a candidate. Exact when the block has no "\r" (the only
+ * other line terminator of m-mode an ASCII block can hold).
+ */
+const LONE_CR = /\r(?!\n)/;
+
+class BlockFinder implements Finder {
+  exact = false;
+  private text = '';
+  private start = 0;
+  private at = -2;
+  private usable = false;
+
+  constructor(private readonly re: RegExp) {}
+
+  reset(buf: Buffer, start: number, end: number): void {
+    this.start = start;
+    this.at = -2;
+    this.usable = isAscii(buf.subarray(start, end));
+    this.text = this.usable ? buf.toString('latin1', start, end) : '';
+    // No "\r": exact. Only "\r\n": a superset (m-mode ^ also matches between "\r" and "\n"),
+    // so lines are tested. A lone "\r" (text, where "." must match it): not usable.
+    this.exact = this.usable && this.text.indexOf('\r') === -1;
+    if (this.usable && !this.exact && LONE_CR.test(this.text)) this.usable = false;
+  }
+
+  next(from: number): number {
+    if (!this.usable) return from; // every line is a candidate (callers stop at the block's end)
+    if (this.at === -1 || this.at >= from) return this.at;
+    const re = this.re;
+    re.lastIndex = from - this.start;
+    const m = re.exec(this.text);
+    // A match at the very end of a block that ends with "\n" is on no line (there is no phantom line).
+    if (m === null || (m.index === this.text.length && (m.index === 0 || this.text.charCodeAt(m.index - 1) === LF))) this.at = -1;
+    else this.at = m.index + this.start;
+    return this.at;
+  }
+}
+
+/** A line kept for before-context after its block is gone. */
+interface Kept {
+  line: number;
+  buf: Buffer;
+  start: number;
+  end: number;
+}
+
+/**
+ * Searches one input. Hand `visitor` to `LineScanner.scanBlocks`; it returns false once
+ * nothing more can be selected (-m reached and its trailing context printed).
+ */
+export class LineSearcher {
+  /** lines selected so far */
+  selected = 0;
+  /** number of the next line to be seen */
+  private line = 1;
+  private readonly finder: Finder | undefined;
+  private readonly candidatePath: boolean;
+  private readonly before: number;
+  private readonly after: number;
+  private readonly max: number;
+  private readonly invert: boolean;
+  private readonly maxLine: number;
+  /** last line printed (selected or context), 0 for none */
+  private lastShown = 0;
+  /** context lines still to print after a selected line */
+  private afterLeft = 0;
+  /** the last `before` lines, oldest first, when they are not in the current block */
+  private kept: Kept[] = [];
+  /** pieces of a line longer than the scanner's buffer */
+  private acc: Buffer | null = null;
+  private accLen = 0;
+  readonly visitor: PieceVisitor;
+
+  constructor(
+    private readonly pattern: CompiledPattern,
+    private readonly sink: MatchSink,
+    o: SearchOptions = {},
+  ) {
+    this.invert = o.invert === true;
+    this.before = o.before ?? 0;
+    this.after = o.after ?? 0;
+    this.max = o.maxCount ?? Infinity;
+    this.maxLine = o.maxLine ?? MAX_SEARCH_LINE;
+    // A pure literal is fastest with indexOf; else one RegExp pass per block when that is exact
+    // enough; else the literal prefilter; else every line is tested.
+    const lits = pattern.literals;
+    if (lits !== undefined && pattern.pureLiteral) this.finder = new BytesFinder(lits, true);
+    else if (pattern.block !== undefined) this.finder = new BlockFinder(pattern.block);
+    else if (lits !== undefined) this.finder = pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
+    this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
+    this.countLines = o.noNumbers !== true;
+    this.visitor = (buf, start, end, ends) => this.visit(buf, start, end, ends);
+  }
+
+  private readonly countLines: boolean;
+
+  /** Number of the line being searched (for messages). */
+  get currentLine(): number {
+    return this.testing;
+  }
+
+  /** the line whose text the pattern is being tested on */
+  private testing = 0;
+
+  /** True when -m was reached and its trailing context is printed: reading can stop. */
+  get done(): boolean {
+    return this.selected >= this.max && this.afterLeft === 0;
+  }
+
+  private visit(buf: Buffer, start: number, end: number, ends: boolean): boolean {
+    if (!ends || this.accLen > 0) {
+      this.gather(buf, start, end);
+      if (!ends) return true;
+      const acc = this.acc!;
+      const len = this.accLen;
+      this.accLen = 0;
+      if (acc.length > 1 << 22) this.acc = null; // do not keep a huge buffer alive
+      this.block(acc, 0, len);
+    } else this.block(buf, start, end);
+    return !this.done;
+  }
+
+  private gather(buf: Buffer, start: number, end: number): void {
+    const need = this.accLen + (end - start);
+    if (need > this.maxLine) {
+      throw new LinewiseError(
+        'line-too-long',
+        `line ${this.line} is longer than ${this.maxLine >> 20} MiB, too long to search (the lines before it were searched)`,
+      );
+    }
+    if (this.acc === null || this.acc.length < need) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(need * 2, 1 << 16), this.maxLine));
+      if (this.acc !== null) this.acc.copy(grown, 0, 0, this.accLen);
+      this.acc = grown;
+    }
+    buf.copy(this.acc, this.accLen, start, end);
+    this.accLen = need;
+  }
+
+  /** Searches bytes `[start, end)`, which hold whole lines only. */
+  private block(buf: Buffer, start: number, end: number): void {
+    if (this.candidatePath) this.candidates(buf, start, end);
+    else this.lines(buf, start, end);
+  }
+
+  /** The candidate path: only lines holding a literal are looked at. */
+  private candidates(buf: Buffer, start: number, end: number): void {
+    const finder = this.finder!;
+    finder.reset(buf, start, end);
+    let pos = start; // start of the first line not yet passed
+    let counted = start; // this.line is the number of the line starting here
+    while (this.selected < this.max && pos < end) {
+      if (this.countLines) {
+        // counted up to where the finder starts, so a deadline message can name the line
+        this.line += countLF(buf, counted, pos);
+        counted = pos;
+        this.testing = this.line;
+      }
+      const hit = finder.next(pos);
+      if (hit === -1) break;
+      // hit may be the "\n" itself (a zero-width match at the end of a line): search before it
+      let ls = hit > pos ? buf.lastIndexOf(LF, hit - 1) + 1 : pos;
+      if (ls < pos) ls = pos;
+      const nl = buf.indexOf(LF, hit);
+      const le = nl === -1 || nl >= end ? end : nl + 1;
+      if (this.countLines) this.line += countLF(buf, counted, ls);
+      counted = ls;
+      if (finder.exact || this.matches(this.line, buf, ls, le)) {
+        this.selected++;
+        this.sink.match(this.line, buf, ls, le);
+      }
+      pos = le;
+    }
+    if (this.countLines) this.line += countLF(buf, counted, end) + (end > start && buf[end - 1] !== LF ? 1 : 0);
+  }
+
+  /** The line path: every line, with context and -v. */
+  private lines(buf: Buffer, start: number, end: number): void {
+    const finder = this.finder;
+    finder?.reset(buf, start, end);
+    let ls = start;
+    while (ls < end) {
+      const nl = buf.indexOf(LF, ls);
+      const le = nl === -1 || nl >= end ? end : nl + 1;
+      const n = this.line++;
+      if (this.selected >= this.max) {
+        // -m reached: only trailing context is left to print
+        if (this.afterLeft === 0) return;
+        this.showContext(n, buf, ls, le);
+        this.afterLeft--;
+        ls = le;
+        continue;
+      }
+      let hit: boolean;
+      this.testing = n;
+      if (finder !== undefined) {
+        const c = finder.next(ls);
+        // a zero-width match may sit on the "\n", or just past an unterminated last line
+        const last = le === end && buf[end - 1] !== LF ? le : le - 1;
+        hit = c !== -1 && c <= last && (finder.exact || this.matches(n, buf, ls, le));
+      } else hit = this.matches(n, buf, ls, le);
+      if (hit !== this.invert) {
+        const pre = this.collectBefore(n, buf, start, ls);
+        const firstRow = pre.length > 0 ? pre[0]!.line : n;
+        if (this.before + this.after > 0 && (this.lastShown === 0 || firstRow > this.lastShown + 1)) this.sink.gap();
+        for (const l of pre) this.sink.context(l.line, l.buf, l.start, l.end);
+        this.selected++;
+        this.sink.match(n, buf, ls, le);
+        this.lastShown = n;
+        this.afterLeft = this.after;
+      } else if (this.afterLeft > 0) {
+        this.showContext(n, buf, ls, le);
+        this.afterLeft--;
+      }
+      ls = le;
+    }
+    this.keepBefore(buf, start, end);
+  }
+
+  /** The before-context of line `n` not shown yet, oldest first: from kept lines and this block. */
+  private collectBefore(n: number, buf: Buffer, blockStart: number, ls: number): Kept[] {
+    if (this.before === 0) return [];
+    const first = Math.max(n - this.before, this.lastShown + 1, 1);
+    const lines: Kept[] = [];
+    let at = ls;
+    let k = n - 1;
+    while (k >= first && at > blockStart) {
+      const s = lineStart(buf, at, blockStart);
+      lines.push({ line: k, buf, start: s, end: at });
+      at = s;
+      k--;
+    }
+    for (let i = this.kept.length - 1; i >= 0 && k >= first; i--) {
+      const kept = this.kept[i]!;
+      if (kept.line === k) {
+        lines.push(kept);
+        k--;
+      }
+    }
+    return lines.reverse();
+  }
+
+  private showContext(n: number, buf: Buffer, ls: number, le: number): void {
+    this.sink.context(n, buf, ls, le);
+    this.lastShown = n;
+  }
+
+  /** Copies the last `before` lines of a block, which is about to be overwritten. */
+  private keepBefore(buf: Buffer, start: number, end: number): void {
+    if (this.before === 0) return;
+    const fresh: Kept[] = [];
+    let at = end;
+    let k = this.line - 1;
+    while (fresh.length < this.before && at > start) {
+      const s = lineStart(buf, at, start);
+      fresh.push({ line: k, buf: Buffer.from(buf.subarray(s, at)), start: 0, end: at - s });
+      at = s;
+      k--;
+    }
+    fresh.reverse();
+    this.kept = [...this.kept, ...fresh].slice(-this.before);
+  }
+
+  /** Does line `[ls, le)` match? The pattern sees it without its terminator. */
+  private matches(n: number, buf: Buffer, ls: number, le: number): boolean {
+    this.testing = n;
+    const te = le - terminatorLength(buf, ls, le);
+    return this.pattern.regex.test(buf.toString('utf8', ls, te));
+  }
+}
+
+/** Start of the line that ends at `at` (just past its "\n", or at the end), not before `floor`. */
+function lineStart(buf: Buffer, at: number, floor: number): number {
+  if (at - 2 < floor) return floor;
+  const p = buf.lastIndexOf(LF, at - 2);
+  return p < floor ? floor : p + 1;
+}
+
+/**
+ * The byte ranges, relative to `start`, of every match of `pattern` in line `[start, end)`
+ * (terminator excluded from matching), for highlighting and --json submatches.
+ */
+export function matchRanges(pattern: CompiledPattern, buf: Buffer, start: number, end: number): Array<[number, number]> {
+  const te = end - terminatorLength(buf, start, end);
+  const text = buf.toString('utf8', start, te);
+  const re = pattern.all;
+  re.lastIndex = 0;
+  const idx: number[] = [];
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    idx.push(m.index, m.index + m[0].length);
+    if (m[0].length === 0) {
+      if (re.lastIndex >= text.length) break;
+      re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+    }
+  }
+  const bytes = byteOffsets(buf, start, te, idx);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < bytes.length; i += 2) out.push([bytes[i]!, bytes[i + 1]!]);
+  return out;
+}

@@ -1,0 +1,55 @@
+// Maps positions in a line's decoded text (UTF-16 indices, invalid bytes as U+FFFD) back to
+// byte offsets in its raw bytes, so match ranges and highlights name the file's own bytes.
+
+import { isAscii } from 'node:buffer';
+
+/**
+ * Length in bytes of the unit the WHATWG UTF-8 decoder (Buffer#toString('utf8')) reads at
+ * `i`, and how many UTF-16 code units it yields: a valid sequence, or a maximal invalid
+ * subpart that becomes one U+FFFD.
+ */
+function step(buf: Uint8Array, i: number, end: number): { bytes: number; units: number } {
+  const b = buf[i]!;
+  if (b < 0x80) return { bytes: 1, units: 1 };
+  let need: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (b >= 0xc2 && b <= 0xdf) need = 1;
+  else if (b >= 0xe0 && b <= 0xef) {
+    need = 2;
+    if (b === 0xe0) lo = 0xa0;
+    if (b === 0xed) hi = 0x9f;
+  } else if (b >= 0xf0 && b <= 0xf4) {
+    need = 3;
+    if (b === 0xf0) lo = 0x90;
+    if (b === 0xf4) hi = 0x8f;
+  } else return { bytes: 1, units: 1 };
+  let k = 1;
+  for (; k <= need; k++) {
+    const c = i + k < end ? buf[i + k]! : -1;
+    if (c < lo || c > hi) return { bytes: k, units: 1 }; // invalid: the bytes so far are one U+FFFD
+    lo = 0x80;
+    hi = 0xbf;
+  }
+  return { bytes: need + 1, units: need === 3 ? 2 : 1 };
+}
+
+/**
+ * Converts sorted UTF-16 indices into the text of bytes `[start, end)` (as decoded by
+ * `toString('utf8')`) into byte offsets relative to `start`.
+ */
+export function byteOffsets(buf: Uint8Array, start: number, end: number, indices: readonly number[]): number[] {
+  if (isAscii(buf.subarray(start, end))) return indices.slice();
+  const out: number[] = [];
+  let unit = 0;
+  let at = start;
+  for (const want of indices) {
+    while (unit < want && at < end) {
+      const s = step(buf, at, end);
+      unit += s.units;
+      at += s.bytes;
+    }
+    out.push(at - start);
+  }
+  return out;
+}

@@ -1,0 +1,182 @@
+// grep's printers: rows (`[path<TAB|NUL>]n<TAB>line`), `--` between context groups, counts and
+// file names, and ripgrep-shaped JSON Lines (begin, match, context, end, summary).
+
+import { isUtf8 } from 'node:buffer';
+import { terminatorLength } from '../core/lines.js';
+import { GROUP_SEPARATOR } from '../core/rows.js';
+import type { MatchSink } from '../core/search.js';
+import type { Output } from '../io/output.js';
+import { lineFields, writeRecord } from './json.js';
+import type { Style } from './style.js';
+
+/** Byte ranges of the matches in a line, relative to its start (undefined: none to show). */
+export type RangesFn = (buf: Buffer, start: number, end: number) => Array<[number, number]>;
+
+export interface GrepPrinterOptions {
+  /** print the path before each row */
+  withPath: boolean;
+  /** end the path with NUL instead of a tab (-0) */
+  nul: boolean;
+  /** style of rows: plain unless stdout is a terminal */
+  rowStyle: Style;
+  /** style of `--` separators */
+  noteStyle: Style;
+  /** where the matches are in a selected line; undefined when they are not highlighted */
+  ranges?: RangesFn;
+}
+
+/** Prints rows for every file of one grep run; `file(path)` names the file the next rows are from. */
+export class TextGrep implements MatchSink {
+  private prefix = '';
+  private printed = false;
+  private readonly open: Buffer;
+  private readonly close: Buffer;
+
+  constructor(
+    private readonly out: Output,
+    private readonly o: GrepPrinterOptions,
+  ) {
+    const [open = '', close = ''] = o.rowStyle.match('\u0000').split('\u0000');
+    this.open = Buffer.from(open);
+    this.close = Buffer.from(close);
+  }
+
+  file(path: string): void {
+    this.prefix = this.o.withPath ? `${this.o.rowStyle.path(path)}${this.o.nul ? '\0' : '\t'}` : '';
+  }
+
+  match(line: number, buf: Buffer, start: number, end: number): void {
+    this.head(line);
+    const ranges = this.open.length > 0 && this.o.ranges ? this.o.ranges(buf, start, end) : undefined;
+    if (ranges === undefined || ranges.length === 0) this.out.bytes(buf, start, end);
+    else {
+      // Highlight on a terminal only: the escapes go around the line's own bytes.
+      let at = start;
+      for (const [s, e] of ranges) {
+        if (e === s) continue;
+        this.out.bytes(buf, at, start + s);
+        this.out.bytes(this.open);
+        this.out.bytes(buf, start + s, start + e);
+        this.out.bytes(this.close);
+        at = start + e;
+      }
+      this.out.bytes(buf, at, end);
+    }
+    this.tail(buf, start, end);
+  }
+
+  context(line: number, buf: Buffer, start: number, end: number): void {
+    this.head(line);
+    this.out.bytes(buf, start, end);
+    this.tail(buf, start, end);
+  }
+
+  gap(): void {
+    if (this.printed) this.out.text(`${this.o.noteStyle.note(GROUP_SEPARATOR)}\n`);
+  }
+
+  private head(line: number): void {
+    this.printed = true;
+    this.out.text(`${this.prefix}${this.o.rowStyle.number(String(line))}\t`);
+  }
+
+  private tail(buf: Buffer, start: number, end: number): void {
+    // A last line without a terminator: whatever is printed next starts on a new line.
+    if (terminatorLength(buf, start, end) === 0) this.out.leaveOpen();
+  }
+}
+
+/** A sink that prints nothing: -c and -l only need the searcher's count. */
+export const NO_ROWS: MatchSink = { match() {}, context() {}, gap() {} };
+
+/** `-c`: `[path<TAB|NUL>]count`. */
+export function printCount(out: Output, o: GrepPrinterOptions, path: string, count: number): void {
+  out.text(`${o.withPath ? `${o.rowStyle.path(path)}${o.nul ? '\0' : '\t'}` : ''}${count}\n`);
+}
+
+/** `-l`: the path, ended by a newline (or by NUL under -0, as `grep -lZ`). */
+export function printPath(out: Output, o: GrepPrinterOptions, path: string): void {
+  out.text(`${o.rowStyle.path(path)}${o.nul ? '\0' : '\n'}`);
+}
+
+/** Text of bytes as JSON wants it: `{"text"}`, or `{"bytes"}` (base64) when not UTF-8. */
+function data(b: Buffer): { text: string } | { bytes: string } {
+  return isUtf8(b) ? { text: b.toString('utf8') } : { bytes: b.toString('base64') };
+}
+
+/** Totals for the final summary record. */
+export interface GrepStats {
+  searches: number;
+  searches_with_match: number;
+  matched_lines: number;
+  matches: number;
+}
+
+/**
+ * ripgrep-shaped JSON Lines. `lines` holds the text without its terminator (or base64
+ * `bytes`), `terminator` the terminator, and each submatch its byte range in the line.
+ */
+export class JsonGrep implements MatchSink {
+  private path = '';
+  private begun = false;
+  private fileLines = 0;
+  readonly stats: GrepStats = { searches: 0, searches_with_match: 0, matched_lines: 0, matches: 0 };
+
+  constructor(
+    private readonly out: Output,
+    /** ranges of matches; undefined under -v (selected lines hold no match) */
+    private readonly ranges: RangesFn | undefined,
+  ) {}
+
+  file(path: string): void {
+    this.path = path;
+    this.begun = false;
+    this.fileLines = 0;
+    this.stats.searches++;
+  }
+
+  private begin(): void {
+    if (this.begun) return;
+    this.begun = true;
+    this.stats.searches_with_match++;
+    writeRecord(this.out, { type: 'begin', data: { path: { text: this.path } } });
+  }
+
+  match(line: number, buf: Buffer, start: number, end: number): void {
+    this.begin();
+    this.fileLines++;
+    this.stats.matched_lines++;
+    const submatches = (this.ranges ? this.ranges(buf, start, end) : []).map(([s, e]) => ({
+      match: data(buf.subarray(start + s, start + e)),
+      start: s,
+      end: e,
+    }));
+    this.stats.matches += submatches.length;
+    this.record('match', line, buf, start, end, submatches);
+  }
+
+  context(line: number, buf: Buffer, start: number, end: number): void {
+    this.begin();
+    this.record('context', line, buf, start, end, []);
+  }
+
+  gap(): void {}
+
+  private record(type: string, line: number, buf: Buffer, start: number, end: number, submatches: object[]): void {
+    const { terminator, ...lines } = lineFields(buf, start, end);
+    writeRecord(this.out, {
+      type,
+      data: { path: { text: this.path }, lines, terminator, line_number: line, submatches },
+    });
+  }
+
+  /** Ends the current file: an `end` record if it printed anything. */
+  endFile(): void {
+    if (!this.begun) return;
+    writeRecord(this.out, { type: 'end', data: { path: { text: this.path }, stats: { matched_lines: this.fileLines } } });
+  }
+
+  summary(errors: number): void {
+    writeRecord(this.out, { type: 'summary', data: { stats: { ...this.stats, errors } } });
+  }
+}

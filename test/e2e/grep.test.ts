@@ -1,0 +1,52 @@
+// End-to-end grep: the built CLI on fixtures and a temporary tree (the walk loads its lazy chunks).
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { esc, fixture, tempDir } from '../helpers.js';
+
+const BIN = process.env.LINEWISE_BIN ?? fileURLToPath(new URL('../../bin/linewise.js', import.meta.url));
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+function linewise(args: string[], o: { input?: string; cwd?: string } = {}) {
+  const isJs = BIN.endsWith('.js');
+  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, {
+    input: o.input,
+    cwd: o.cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString() };
+}
+
+describe('the built CLI: grep', () => {
+  it('prints a CRLF match verbatim, exits 1 on no match and 2 on a bad pattern', () => {
+    const hit = linewise(['grep', 'ta$', fixture('crlf.txt')]);
+    expect([hit.status, esc(hit.stdout), hit.stderr]).toEqual([0, '2\\tbeta\\r\\n', '']);
+    const none = linewise(['grep', 'nope', fixture('crlf.txt')]);
+    expect([none.status, none.stdout.length]).toEqual([1, 0]);
+    const bad = linewise(['grep', '(', fixture('crlf.txt')]);
+    expect([bad.status, bad.stderr]).toEqual([2, 'linewise: invalid pattern "(": Unterminated group\n']);
+  });
+
+  it('walks the current directory: .gitignore, hidden and binary files skipped, paths sorted', () => {
+    const root = tmp.dir;
+    fs.writeFileSync(path.join(root, '.gitignore'), 'skip.txt\n');
+    fs.writeFileSync(path.join(root, 'skip.txt'), 'TODO skip\n');
+    fs.writeFileSync(path.join(root, 'z.txt'), 'TODO z\r\n');
+    fs.mkdirSync(path.join(root, 'a'));
+    fs.writeFileSync(path.join(root, 'a', 'one.txt'), 'x\nTODO one');
+    fs.writeFileSync(path.join(root, '.hidden'), 'TODO hidden\n');
+    fs.writeFileSync(path.join(root, 'bin.dat'), 'TODO\0\n');
+    const r = linewise(['grep', 'TODO'], { cwd: root });
+    expect(r.status).toBe(0);
+    expect(esc(r.stdout)).toBe('a/one.txt\\t2\\tTODO one\\nz.txt\\t1\\tTODO z\\r\\n');
+    expect(r.stderr).toBe('');
+  });
+
+  it('reads standard input', () => {
+    const r = linewise(['grep', '-i', 'B', '-'], { input: 'a\r\nb\r\n' });
+    expect(esc(r.stdout)).toBe('2\\tb\\r\\n');
+  });
+});
