@@ -81,8 +81,12 @@ const NATIVE: Record<string, string> = { utf16le: 'utf16le', ucs2: 'utf16le', ut
 /** Names whose byte order is only known from the file's byte order mark. */
 const BY_BOM: Record<string, string[]> = { utf16: ['utf16le', 'utf16be'], utf32: ['utf32le', 'utf32be'] };
 
-/** iconv-lite "encodings" that are not text encodings: refused as unknown. */
-const NOT_TEXT = new Set(['base64', 'hex']);
+/**
+ * iconv-lite names refused as unknown: base64 and hex are no text encodings, and UTF-7's
+ * decoder in iconv-lite 0.7.3 loses characters when a read ends inside a "+...-" run (and
+ * UTF-7 has several spellings of one text, so it could not round-trip byte for byte anyway).
+ */
+const NOT_TEXT = new Set(['base64', 'hex', 'utf7', 'utf7imap']);
 
 let iconv: Iconv | undefined;
 
@@ -184,9 +188,35 @@ function utf16(bigEndian: boolean): Backend {
 }
 
 function iconvBackend(lib: Iconv, canonical: string): Backend {
+  // The byte order mark is handled by openText; a U+FEFF after it is content, never stripped.
+  const fresh = () => lib.getDecoder(canonical, { stripBOM: false }) as ReturnType<Iconv['getDecoder']> & { prevBytes?: number[] };
   return {
-    // The byte order mark is handled by openText; a U+FEFF after it is content, never stripped.
-    decoder: () => lib.getDecoder(canonical, { stripBOM: false }),
+    decoder() {
+      let d = fresh();
+      let held: Buffer | undefined;
+      return {
+        write(b) {
+          const input = held ? Buffer.concat([held, b]) : b;
+          held = undefined;
+          const text = d.write(input);
+          // iconv-lite 0.7.3's double-byte decoder sizes its output by the bytes of one write, so
+          // a character begun in an earlier write (a 4-byte GB18030 one, a Big5 plane-2 one)
+          // overflows it and silently loses a code unit (pillarjs/iconv-lite#417). So the bytes it
+          // holds of an unfinished character are taken back and given, with the next read, to a
+          // fresh decoder: every write then starts at a character.
+          if (d.prevBytes !== undefined && d.prevBytes.length > 0) {
+            held = Buffer.from(d.prevBytes);
+            d = fresh();
+          }
+          return text;
+        },
+        end() {
+          const text = held ? d.write(held) : '';
+          held = undefined;
+          return text + (d.end() ?? '');
+        },
+      };
+    },
     encoder: () => lib.getEncoder(canonical, { addBOM: false }),
   };
 }
