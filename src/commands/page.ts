@@ -44,9 +44,11 @@ export function page(ctx: Context, file: string, o: PageArgs): ExitCode {
       });
       return Exit.ok;
     }
+    // The footer's "read it whole" command must decode as this page did.
+    const readAgain = o.encoding !== undefined && t.codec !== undefined ? ['--encoding', o.encoding] : [];
     const footer =
       r.shown > 0
-        ? pageFooter({ first: r.first, shown: r.shown, total: r.total, ...(r.cut ? { cut: { ...r.cut, path: t.input.name } } : {}) })
+        ? pageFooter({ first: r.first, shown: r.shown, total: r.total, ...(r.cut ? { cut: { ...r.cut, path: t.input.name, options: readAgain } } : {}) })
         : undefined;
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
     return Exit.ok;

@@ -58,6 +58,14 @@ describe('--encoding NAME', () => {
     expect(lines.map((l) => l.split('\t')[0])).not.toContain('base64');
   });
 
+  it('page: the cap counts UTF-8 bytes, and the footer\'s command to read a cut line keeps --encoding', async () => {
+    const f = tmp.file('long.latin1', Buffer.from(`${'\u00e9'.repeat(100)}\n`, 'latin1'));
+    const r = await run(['page', f, '--encoding', 'latin1', '--max-bytes', '21']);
+    expect(esc(r.stdout)).toBe(
+      `1[cut]\\t${'\\xc3\\xa9'.repeat(9)}\\n\\n[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 18 of 201 bytes; read it whole with: linewise readlines ${f} 1 1 --encoding latin1]\\n`,
+    );
+  });
+
   it('is in every reader\'s help', async () => {
     for (const cmd of ['readlines', 'page']) {
       expect((await run(['help', cmd])).stdout.toString()).toContain('--encoding <name>');
