@@ -241,6 +241,8 @@ function describeChar(ch: string): string {
 
 /** Raw bytes read per decode step: the decoded UTF-8 is at most 3 times this. */
 const RAW_CHUNK = 1 << 16;
+/** U+FFFD in UTF-8. */
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
 /** Unmatched bytes the round-trip check holds at most (a decoder holds a few; more is a failure). */
 const MAX_PENDING = 1 << 16;
 
@@ -287,7 +289,7 @@ class CodecImpl implements Codec {
       checking = false;
       pending = Buffer.alloc(0);
     };
-    const check = (chunk: Buffer | undefined, text: string, last: boolean) => {
+    const check = (chunk: Buffer | undefined, text: string, utf8: Buffer, last: boolean) => {
       if (!checking) return;
       if (chunk) pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       let back = encoder.write(text);
@@ -295,12 +297,15 @@ class CodecImpl implements Codec {
         const tail = encoder.end();
         if (tail && tail.length > 0) back = Buffer.concat([back, tail]);
       }
-      const n = Math.min(back.length, pending.length);
-      for (let i = 0; i < n; i++) if (back[i] !== pending[i]) return fail(matched + i);
-      if (back.length > pending.length) return fail(matched + n);
-      // A lone surrogate: JavaScript strings keep it, but UTF-8 output turns it into U+FFFD.
+      if (back.length > pending.length || !back.equals(pending.subarray(0, back.length))) {
+        let i = 0;
+        while (i < back.length && i < pending.length && back[i] === pending[i]) i++;
+        return fail(matched + i);
+      }
+      // A lone surrogate: JavaScript strings keep it, but the UTF-8 output has U+FFFD for it.
+      // Only when that output holds a U+FFFD (a fast native search) is the text searched.
       // (With the u flag a valid pair is one code point, so \p{Cs} finds only lone halves.)
-      const lone = text.search(/\p{Cs}/u);
+      const lone = utf8.includes(REPLACEMENT) ? text.search(/\p{Cs}/u) : -1;
       if (lone !== -1) return fail(matched + encodeAll(this.backend, text.slice(0, lone)).length);
       matched += back.length;
       // Keep only the unmatched tail, copied: `raw` is reused by the next read.
@@ -327,9 +332,10 @@ class CodecImpl implements Codec {
           text = high + (decoder.end() ?? '');
           high = '';
         }
-        check(chunk, text, done);
-        if (text.length > 0) {
-          out = Buffer.from(text, 'utf8');
+        const utf8 = Buffer.from(text, 'utf8');
+        check(chunk, text, utf8, done);
+        if (utf8.length > 0) {
+          out = utf8;
           at = 0;
           return true;
         }
