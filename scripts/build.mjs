@@ -5,19 +5,29 @@
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
+// esbuild's ESM output has no `require`; CommonJS dependencies (commander) need one.
+const banner = { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" };
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', minify: true, keepNames: false, legalComments: 'none', banner, logLevel: 'warning' };
+
+// Packages the CLI loads with import() only when needed, each bundled on its own into
+// dist/<name>.js. Not left to code splitting: a split CommonJS package moves esbuild's helpers
+// into a shared chunk that cli.js would then load statically on every run, encoding or not.
+const LAZY = ['iconv-lite', 'fast-glob', 'ignore', 'diff'];
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
+  ...common,
   entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
   outdir: 'dist',
-  bundle: true,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  keepNames: false,
-  legalComments: 'none',
-  // esbuild's ESM output has no `require`; CommonJS dependencies (commander) need one.
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'lazy-packages',
+      setup(b) {
+        const filter = new RegExp(`^(${LAZY.map((n) => n.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')})$`);
+        b.onResolve({ filter, namespace: 'file' }, (a) => (a.kind === 'dynamic-import' ? { path: `./${a.path}.js`, external: true } : undefined));
+      },
+    },
+  ],
 });
+await Promise.all(LAZY.map((name) => build({ ...common, entryPoints: { [name]: name }, outdir: 'dist' })));

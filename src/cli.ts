@@ -14,6 +14,7 @@ import { Exit, type ExitCode, LinewiseError } from './core/errors.js';
 import { parseCount } from './core/ranges.js';
 import { plain, type Style } from './format/style.js';
 import { NO_NEWLINE_MARK } from './format/text.js';
+import { encodingNames, prepareEncoding } from './io/encoding.js';
 import { Output } from './io/output.js';
 import { type Io, OutputClosed, processIo } from './io/streams.js';
 
@@ -48,12 +49,17 @@ function count(what: string, min = 0) {
 const colorOption = () =>
   new Option('--color <when>', 'color: auto (only on a terminal), always, never').choices(['auto', 'always', 'never']).default('auto');
 
+/** --encoding, on every subcommand that reads or writes text; checked before the command runs. */
+const encodingOption = () =>
+  new Option('--encoding <name>', 'decode the file from NAME (latin1, windows-1252, shift_jis, utf-16le, ...); rows are then UTF-8. "linewise encodings" lists the names');
+
 const EXAMPLES = {
   readlines: `
 Examples:
   $ linewise readlines src/app.ts 10 20     lines 10 to 20, as rows "<n><TAB><line>"
   $ linewise readlines notes.txt 5          line 5 to the end
-  $ some-command | linewise readlines - 1 3`,
+  $ some-command | linewise readlines - 1 3
+  $ linewise readlines legacy.ini 1 5 --encoding windows-1252   rows in UTF-8`,
   page: `
 Examples:
   $ linewise page big.log                   the first 100 lines, and a footer if more remain
@@ -135,6 +141,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .argument('[end]', 'last line (default: the last line of the file; clamps)')
     .option('--json', 'JSON Lines: a record per line, then a summary')
     .option('-a, --text', 'read a file with NUL bytes as text')
+    .addOption(encodingOption())
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.readlines)
     .action((file: string, start: string, end: string | undefined, o) => {
@@ -152,6 +159,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .option('--count-bytes <b>', 'read at most this far past the page to count the total lines', count('--count-bytes'), PAGE_DEFAULTS.countBytes)
     .option('--json', 'JSON Lines: a record per line, then a summary with the total and next offset')
     .option('-a, --text', 'read a file with NUL bytes as text')
+    .addOption(encodingOption())
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.page)
     .action((file: string, o) => {
@@ -214,6 +222,21 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .action(async (pattern: string | undefined, paths: string[], o) => {
       status = await grep(context(o.color), pattern, paths, o);
     });
+
+  program
+    .command('encodings')
+    .summary('list the names --encoding accepts')
+    .description('List the encodings --encoding accepts, one a line: the name, a tab, then its aliases. Names match ignoring case and punctuation (Shift_JIS = shift-jis = shiftjis). UTF-8 is the default and reads bytes as they are; a UTF-16 file with a byte order mark needs no flag.')
+    .action(async () => {
+      for (const { name, aliases } of await encodingNames()) out.text(`${name}\t${aliases.join(' ')}\n`);
+    });
+
+  // An unknown --encoding is refused before any file is opened, and iconv-lite (a chunk of its
+  // own) is loaded only when the encoding needs it: plain UTF-8 runs never parse it.
+  program.hook('preAction', async (_program, command) => {
+    const name = (command.opts() as { encoding?: unknown }).encoding;
+    if (typeof name === 'string') await prepareEncoding(name);
+  });
 
   try {
     if (argv.length === 0) {

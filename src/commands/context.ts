@@ -20,4 +20,6 @@ export interface ReaderOptions {
   json?: boolean;
   /** read files with NUL bytes as text */
   text?: boolean;
+  /** `--encoding NAME`: decode files from NAME; rows are then UTF-8 */
+  encoding?: string;
 }

@@ -5,7 +5,7 @@ import { readPage } from '../core/read.js';
 import { pageFooter } from '../core/rows.js';
 import { JsonRows, writeRecord } from '../format/json.js';
 import { TextRows } from '../format/text.js';
-import { openText } from '../io/text.js';
+import { decodeNote, openText } from '../io/text.js';
 import type { Context, ReaderOptions } from './context.js';
 
 export interface PageArgs extends ReaderOptions {
@@ -18,11 +18,13 @@ export interface PageArgs extends ReaderOptions {
 export const PAGE_DEFAULTS = { offset: 0, limit: 100, maxBytes: 64 << 10, countBytes: 8 << 20 } as const;
 
 export function page(ctx: Context, file: string, o: PageArgs): ExitCode {
-  const t = openText(file, ctx.io, { allowBinary: o.text });
+  const t = openText(file, ctx.io, { allowBinary: o.text, encoding: o.encoding });
   try {
     const sink = o.json ? new JsonRows(ctx.out, t.input.name) : new TextRows(ctx.out, ctx.rowStyle);
-    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => String(n).length + 1, inputSize: t.input.size }, sink);
+    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => String(n).length + 1, inputSize: t.codec ? undefined : t.input.size }, sink);
     if (r.total === 0) ctx.warn('the file is empty', t.input.name);
+    const note = decodeNote(t);
+    if (note !== undefined) ctx.warn(note, t.input.name);
     const more = r.total === undefined || r.total > r.nextOffset;
     if (o.json) {
       writeRecord(ctx.out, {
@@ -36,13 +38,17 @@ export function page(ctx: Context, file: string, o: PageArgs): ExitCode {
         remaining: r.total === undefined ? null : r.total - r.nextOffset,
         next_offset: more ? r.nextOffset : null,
         cut: r.cut ?? null,
+        encoding: t.codec?.name ?? null,
         bom: t.bom ?? null,
+        invalid_at: t.codec?.invalidAt ?? null,
       });
       return Exit.ok;
     }
+    // The footer's "read it whole" command must decode as this page did.
+    const readAgain = o.encoding !== undefined && t.codec !== undefined ? ['--encoding', o.encoding] : [];
     const footer =
       r.shown > 0
-        ? pageFooter({ first: r.first, shown: r.shown, total: r.total, ...(r.cut ? { cut: { ...r.cut, path: t.input.name } } : {}) })
+        ? pageFooter({ first: r.first, shown: r.shown, total: r.total, ...(r.cut ? { cut: { ...r.cut, path: t.input.name, options: readAgain } } : {}) })
         : undefined;
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
     return Exit.ok;

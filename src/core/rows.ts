@@ -17,7 +17,7 @@ export interface FooterInfo {
   shown: number;
   total: number | undefined;
   /** a line shown cut: its number, bytes shown and full length (undefined if not counted) */
-  cut?: { line: number; shown: number; length: number | undefined; path: string };
+  cut?: { line: number; shown: number; length: number | undefined; path: string; options?: string[] };
 }
 
 /**
@@ -43,7 +43,8 @@ export function pageFooter(f: FooterInfo): string | undefined {
     const total = f.cut.length === undefined ? `${f.cut.shown}` : `${f.cut.length}`;
     text +=
       ` Line ${f.cut.line} was cut at ${f.cut.shown} ${len} ${total} bytes;` +
-      ` read it whole with: linewise readlines ${shellWord(f.cut.path)} ${f.cut.line} ${f.cut.line}`;
+      ` read it whole with: linewise readlines ${shellWord(f.cut.path)} ${f.cut.line} ${f.cut.line}` +
+      (f.cut.options ?? []).map((o) => ` ${shellWord(o)}`).join('');
   }
   return text + ']';
 }

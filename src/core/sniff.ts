@@ -1,7 +1,7 @@
 // What the first bytes of an input say about it: a byte order mark, or binary content.
 
-/** Encodings a byte order mark can announce. */
-export type Bom = 'utf-8' | 'utf-16le' | 'utf-16be';
+/** Encodings a byte order mark can announce (UTF-32's only under an explicit --encoding). */
+export type Bom = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';
 
 /** How many bytes the first bytes read are examined for a NUL, as grep and git do. */
 export const SNIFF_BYTES = 1 << 16;

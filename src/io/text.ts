@@ -1,46 +1,117 @@
-// Opens an input as lines: the scanner, with the byte order mark taken off and binary refused.
+// Opens an input as lines: the scanner, with the byte order mark taken off, the text decoded when
+// it is not UTF-8 (a UTF-16 mark, or --encoding), and binary refused.
 
-import { LinewiseError } from '../core/errors.js';
-import { LineScanner } from '../core/lines.js';
-import { type Bom, detectBom, looksBinary, SNIFF_BYTES } from '../core/sniff.js';
+import { LinewiseError, withPath } from '../core/errors.js';
+import { LineScanner, type ReadFn } from '../core/lines.js';
+import { type Bom, looksBinary, SNIFF_BYTES } from '../core/sniff.js';
+import { chooseDecoding, type Codec } from './encoding.js';
 import { type Input, openInput } from './input.js';
 import type { Io } from './streams.js';
 
 export interface TextOptions {
   /** read a file with NUL bytes as text (`-a/--text`) */
   allowBinary?: boolean;
+  /**
+   * `--encoding NAME`: decode the file from NAME (any name iconv-lite knows); undefined or a
+   * UTF-8 name reads the file's own bytes. The CLI has checked the name and loaded iconv-lite
+   * (`prepareEncoding`) before a command runs.
+   */
+  encoding?: string;
   /** scanner buffer size (tests use small ones) */
   bufferSize?: number;
 }
 
 export interface OpenedText {
   input: Input;
+  /**
+   * Lines of the file after its byte order mark: the file's own bytes when `codec` is
+   * undefined, else UTF-8 decoded from the file's encoding.
+   */
   scanner: LineScanner;
   /** the byte order mark the input began with, if any (kept by replace) */
   bom: Bom | undefined;
+  /**
+   * Set when the text is decoded (a UTF-16 byte order mark, or `--encoding`): the scanner then
+   * yields UTF-8, `codec.encode` turns new text back into the file's encoding, `codec.bomBytes`
+   * is the mark to write first, and `codec.invalidAt` tells whether the bytes decoded so far
+   * round-trip. Undefined: bytes are the file's own, a UTF-8 mark already skipped (see `bom`).
+   */
+  codec: Codec | undefined;
+}
+
+/** Bytes enough to tell every byte order mark (UTF-32's are 4). */
+const HEAD_BYTES = 4;
+
+/** Reads up to `n` bytes from the start of the input (fewer only at its end). */
+function readHead(read: ReadFn, n: number): Buffer {
+  const head = Buffer.alloc(n);
+  let got = 0;
+  while (got < n) {
+    const k = read(head, got, n - got);
+    if (k <= 0) break;
+    got += k;
+  }
+  return head.subarray(0, got);
+}
+
+/** `read` with `head` (bytes already read from it) given back first. */
+function prefixed(head: Buffer, rest: ReadFn, ended: boolean): ReadFn {
+  let at = 0;
+  return (buf, offset, length) => {
+    if (at < head.length) {
+      const n = Math.min(length, head.length - at);
+      buf.set(head.subarray(at, at + n), offset);
+      at += n;
+      return n;
+    }
+    // A short head means the input ended: do not ask a terminal for more after its end.
+    return ended ? 0 : rest(buf, offset, length);
+  };
+}
+
+/** The `bom` field for a byte order mark of `length` bytes read with `codec`. */
+function bomName(codec: Codec | undefined, length: number): Bom | undefined {
+  if (length === 0) return undefined;
+  // A codec that skipped a mark is named after it (utf-16le, utf-32be, ...).
+  return codec === undefined ? 'utf-8' : (codec.name as Bom);
 }
 
 /**
- * Opens `path` and positions a scanner after its byte order mark. A file with a NUL byte in its
- * first bytes is refused unless `allowBinary`. The caller closes `input`.
+ * Opens `path` and positions a scanner after its byte order mark. A UTF-16 (LE or BE) mark, or
+ * `opts.encoding`, makes the scanner yield UTF-8 decoded by `codec`. A file with a NUL byte in
+ * its first bytes (of the decoded text, when decoded) is refused unless `allowBinary`. A byte
+ * order mark that contradicts `opts.encoding` is refused. The caller closes `input`.
  */
 export function openText(path: string, io: Io, opts: TextOptions = {}): OpenedText {
   const input = openInput(path, io);
   try {
-    const scanner = new LineScanner(input.read, opts.bufferSize);
-    const head = scanner.peek(SNIFF_BYTES);
-    const mark = detectBom(head);
-    if (mark && mark.bom !== 'utf-8') {
-      // UTF-16 text is full of NUL bytes; it is decoded, never treated as binary.
-      throw new LinewiseError('encoding', `${mark.bom.toUpperCase()} files are not supported yet`, input.name);
+    const head = readHead(input.read, HEAD_BYTES);
+    const { codec, bomLength } = chooseDecoding(head, opts.encoding);
+    // Undecoded, the mark goes through the scanner and is skipped there, so the scanner's offsets
+    // stay file offsets (replace copies untouched stretches by them).
+    const bytes = prefixed(codec ? head.subarray(bomLength) : head, input.read, head.length < HEAD_BYTES);
+    const scanner = new LineScanner(codec ? codec.decodeReader(bytes, bomLength) : bytes, opts.bufferSize);
+    if (!codec && bomLength > 0) {
+      scanner.peek(bomLength);
+      scanner.skipBytes(bomLength);
     }
-    if (mark) scanner.skipBytes(mark.length);
-    if (!opts.allowBinary && looksBinary(head)) {
+    // UTF-16 text is full of NUL bytes: with a codec the decoded text is what is checked.
+    if (!opts.allowBinary && looksBinary(scanner.peek(SNIFF_BYTES))) {
       throw new LinewiseError('binary', 'binary file (it has a NUL byte); use -a/--text to read it as text', input.name);
     }
-    return { input, scanner, bom: mark?.bom };
+    return { input, scanner, bom: bomName(codec, bomLength), codec };
   } catch (e) {
     input.close();
-    throw e;
+    throw withPath(e, input.name);
   }
+}
+
+/**
+ * A note for stderr when bytes decoded so far were not valid in the file's encoding (they read
+ * as U+FFFD, so rows from them do not give the same bytes back), else undefined.
+ */
+export function decodeNote(t: OpenedText): string | undefined {
+  const at = t.codec?.invalidAt;
+  if (at === undefined) return undefined;
+  return `bytes at offset ${at} are not valid ${t.codec!.name}; they read as U+FFFD, so these rows would not write back the same bytes`;
 }
