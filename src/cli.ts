@@ -183,6 +183,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .option('--dry-run', 'print a unified diff; write nothing')
     .option('--json', 'JSON Lines: a record per file with what changed, then a summary')
     .option('-a, --binary', 'edit a file with NUL bytes as text (-a/--text on the readers; here --text is the new text)')
+    .addOption(encodingOption())
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.replace)
     .action(async (file: string | undefined, start: string | undefined, end: string | undefined, o) => {
@@ -216,6 +217,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .option('--no-ignore', 'do not apply .gitignore and .ignore files')
     .option('-g, --glob <glob>', 'only search files matching GLOB (gitignore syntax; "!GLOB" excludes; repeatable)', collect)
     .option('-L, --follow', 'follow symbolic links in directory walks')
+    .addOption(encodingOption())
     .option('--timeout <seconds>', `stop with status 2 when one stretch of the search (a slice of at most a buffer of lines) runs longer than this: a pattern that backtracks without end (default ${DEFAULT_TIMEOUT} for files; standard input and pipes only when given; 0: no bound)`, count('--timeout'))
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.grep)

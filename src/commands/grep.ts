@@ -34,6 +34,8 @@ export interface GrepArgs {
   ignore?: boolean;
   glob?: string[];
   follow?: boolean;
+  /** `--encoding NAME`: decode files from NAME before matching (UTF-16 with a mark needs none) */
+  encoding?: string;
   /** seconds one stretch of the search may take; undefined: the default, for files only */
   timeout?: number;
   /** scanner buffer size (tests) */
@@ -215,7 +217,7 @@ class GrepRun {
       }
       let text: OpenedText;
       try {
-        text = openText(item.abs, this.ctx.io, { allowBinary: this.o.text, bufferSize: this.o.bufferSize ?? GREP_BUFFER });
+        text = openText(item.abs, this.ctx.io, { allowBinary: this.o.text, encoding: this.o.encoding, bufferSize: this.o.bufferSize ?? GREP_BUFFER });
       } catch (e) {
         if (e instanceof LinewiseError && e.code === 'binary') {
           // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.

@@ -11,7 +11,7 @@ import { lineFields, writeRecord } from '../format/json.js';
 import { checkpoint, commitAll, Interrupted, reraise, resolveTarget, type Target, TempFile, type WriteFn } from '../io/atomic.js';
 import { fileError } from '../io/input.js';
 import { RangeReader } from '../io/range.js';
-import { openText, type OpenedText } from '../io/text.js';
+import { openText, type OpenedText, type TextOptions } from '../io/text.js';
 import type { Context } from './context.js';
 
 export interface ReplaceOptions {
@@ -28,18 +28,10 @@ export interface ReplaceOptions {
   json?: boolean;
   /** edit a file with NUL bytes as text (`-a`) */
   binary?: boolean;
+  /** the file's encoding (`--encoding`): lines are decoded, and every line is encoded back */
+  encoding?: string;
   /** for tests: how the temporary files are written (a failing writer simulates a full disk) */
   writeFn?: WriteFn;
-}
-
-/**
- * What an encoding plugs in (see the encodings branch): when set, the scanner yields UTF-8 and
- * every byte written goes through `encode`; the file starts with `bomBytes`.
- */
-interface LineCodec {
-  name: string;
-  bomBytes: Buffer;
-  encode(utf8: Buffer): Buffer;
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -225,14 +217,14 @@ function readAll(read: (buf: Uint8Array, offset: number, length: number) => numb
  * Returns with the temporary file sealed, or throws having removed it.
  */
 async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise<Prepared> {
-  const textOptions = { allowBinary: o.binary };
+  const textOptions: TextOptions = { allowBinary: o.binary, encoding: o.encoding };
   const needsFirstEol = plan.edits.some((e) => e.start === 1 && e.end === 0);
   const firstLineEol = needsFirstEol ? lookAheadFirstEol(ctx, plan, textOptions) : undefined;
   const t = open(ctx, plan, textOptions);
   let temp: TempFile | undefined;
   let fast: RangeReader | undefined;
   try {
-    const codec = (t as OpenedText & { codec?: LineCodec }).codec;
+    const codec = t.codec;
     temp = o.dryRun ? undefined : TempFile.create(plan.target, o.writeFn);
     const sink = temp;
     // Every byte of the new file goes through this one function, so a codec plugs in here.
@@ -272,6 +264,13 @@ async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise
       await checkpoint();
     }
     const result = patcher.finish();
+    if (codec?.invalidAt !== undefined && result.changed) {
+      // Decoded, those bytes became U+FFFD: writing them back would change lines nobody edited.
+      throw new LinewiseError(
+        'invalid-encoding',
+        `bytes at offset ${codec.invalidAt} are not valid ${codec.name}, so writing the file back would change them; nothing was written (check --encoding)`,
+      );
+    }
     if (temp && result.changed && result.mismatches.length === 0) temp.seal();
     return { plan, result, temp };
   } catch (e) {
@@ -283,7 +282,7 @@ async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise
   }
 }
 
-function open(ctx: Context, plan: FilePlan, textOptions: { allowBinary?: boolean }): OpenedText {
+function open(ctx: Context, plan: FilePlan, textOptions: TextOptions): OpenedText {
   try {
     return openText(plan.target.real, ctx.io, textOptions);
   } catch (e) {
@@ -294,7 +293,7 @@ function open(ctx: Context, plan: FilePlan, textOptions: { allowBinary?: boolean
 }
 
 /** The terminator of line 1, for an insert before it (read before the patch reaches line 1's end). */
-function lookAheadFirstEol(ctx: Context, plan: FilePlan, textOptions: { allowBinary?: boolean }): Eol | undefined {
+function lookAheadFirstEol(ctx: Context, plan: FilePlan, textOptions: TextOptions): Eol | undefined {
   const t = open(ctx, plan, textOptions);
   try {
     let eol: Eol | undefined;
