@@ -84,16 +84,5 @@ export function tempDir(): { dir: string; file(name: string, bytes?: string | Ui
   };
 }
 
-/** Splits bytes into lines the obvious way (the reference the scanner is checked against). */
-export function referenceLines(b: Uint8Array): Buffer[] {
-  const buf = Buffer.from(b);
-  const lines: Buffer[] = [];
-  let at = 0;
-  while (at < buf.length) {
-    const nl = buf.indexOf(10, at);
-    const end = nl === -1 ? buf.length : nl + 1;
-    lines.push(buf.subarray(at, end));
-    at = end;
-  }
-  return lines;
-}
+/** Splits bytes into lines by the line model (the reference the scanner is checked against). */
+export { splitLines as referenceLines } from '../src/core/lines.js';

@@ -3,7 +3,8 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Edit, type Eol, type EolMode, eolOf, type Expectation, Patcher, planEdits, type PatchResult, rowEdits, rowExpectations, splitLines } from '../core/edits.js';
+import { type Edit, type Eol, type EolMode, eolOf, type Expectation, Patcher, planEdits, type PatchResult, rowEdits, rowExpectations } from '../core/edits.js';
+import { splitLines } from '../core/lines.js';
 import { Exit, type ExitCode, LinewiseError, withPath } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { parseRows, type Row } from '../core/rows.js';

@@ -6,7 +6,7 @@
 // encodings and signals, so everything here runs in fast unit and property tests.
 
 import { LinewiseError } from './errors.js';
-import { terminatorLength } from './lines.js';
+import { splitLines, terminatorLength } from './lines.js';
 import { pastEnd } from './ranges.js';
 import type { Row } from './rows.js';
 
@@ -46,20 +46,6 @@ export interface Expectation {
   line: number;
   bytes: Buffer;
   origin: string;
-}
-
-/** Splits bytes into lines by the line model: each keeps its "\n"; the last may have none. */
-export function splitLines(text: Uint8Array): Buffer[] {
-  const buf = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-  const lines: Buffer[] = [];
-  let at = 0;
-  while (at < buf.length) {
-    const nl = buf.indexOf(10, at);
-    const end = nl === -1 ? buf.length : nl + 1;
-    lines.push(buf.subarray(at, end));
-    at = end;
-  }
-  return lines;
 }
 
 /** The terminator a line ends with. */

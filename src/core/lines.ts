@@ -5,7 +5,7 @@
 // Why one reused buffer and synchronous reads: a fresh Buffer or an `await` per chunk or per
 // line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
 
-import { countByIndexOf, simdNewlineCounter } from './newlines.js';
+import { countLF, simdNewlineCounter } from './newlines.js';
 
 /** Reads up to `length` bytes into `buf` at `offset`; returns how many, 0 at end of input. */
 export type ReadFn = (buf: Uint8Array, offset: number, length: number) => number;
@@ -26,6 +26,8 @@ export const DEFAULT_BUFFER_SIZE = 1 << 16;
 
 const LF = 10;
 const CR = 13;
+/** A skip this long moves the buffer into a counting kernel (about a buffer's worth of lines). */
+const KERNEL_FROM_LINES = 1000;
 
 /** Length of the terminator at the end of bytes `[start, end)`: 2 for "\r\n", 1 for "\n", else 0. */
 export function terminatorLength(buf: Uint8Array, start: number, end: number): 0 | 1 | 2 {
@@ -63,9 +65,12 @@ export interface SkipResult {
  * Lines longer than the buffer are handed on in pieces, so memory never grows with the input.
  */
 export class LineScanner {
-  private readonly buf: Buffer;
-  /** counts "\n" in buf[start, end): a SIMD kernel where available */
-  private readonly countNewlines: (start: number, end: number) => number;
+  private buf: Buffer;
+  /**
+   * Counts "\n" in buf[start, end) in place, once the buffer has moved into a SIMD kernel's
+   * memory (see `skip`); until then countLF copies through a shared kernel.
+   */
+  private kernel: ((start: number, end: number) => number) | undefined;
   /** buf[0, end): `indexOf` must never see stale bytes past `end` */
   private view: Buffer;
   private pos = 0;
@@ -83,9 +88,9 @@ export class LineScanner {
     size = DEFAULT_BUFFER_SIZE,
   ) {
     if (size < 16) throw new RangeError('LineScanner buffer must hold at least 16 bytes');
-    const simd = simdNewlineCounter(size);
-    this.buf = simd?.buffer ?? Buffer.allocUnsafe(size);
-    this.countNewlines = simd ? simd.count : (start, end) => countByIndexOf(this.buf, start, end);
+    // A plain buffer: a kernel instance costs ~0.2 ms, too much for every one of thousands of
+    // small files; the buffer moves into a kernel only when a long skip makes it pay.
+    this.buf = Buffer.allocUnsafe(size);
     this.view = this.buf.subarray(0, 0);
   }
 
@@ -152,24 +157,33 @@ export class LineScanner {
         if (visit(view, pos, nl + 1, true) === false) return false;
         pos = nl + 1;
       }
-      this.searched = this.end;
-      if (pos === 0 && this.end === this.buf.length) {
-        // The buffer holds only part of one line: hand that part on and keep going.
-        const cut = safeCut(view, 0, this.end);
-        this.pos = cut;
-        this.midLine = true;
-        if (visit(view, 0, cut, false) === false) return false;
-      }
-      if (!this.fill()) {
-        if (this.pos < this.end || this.midLine) {
-          const start = this.pos;
-          this.pos = this.end;
-          this.midLine = false;
-          visit(this.view, start, this.end, true);
-        }
-        return true;
-      }
+      const done = this.refill(visit);
+      if (done !== undefined) return done;
     }
+  }
+
+  /**
+   * What `scan` and `scanBlocks` do once the buffer holds no further "\n": hand on the part of
+   * a line that fills the whole buffer, then read more. Returns false when the visitor stopped,
+   * true at the end of input (the last line closed), undefined to go on scanning.
+   */
+  private refill(visit: PieceVisitor): boolean | undefined {
+    this.searched = this.end;
+    if (this.pos === 0 && this.end === this.buf.length) {
+      // The buffer holds only part of one line: hand that part on and keep going.
+      const cut = safeCut(this.view, 0, this.end);
+      this.pos = cut;
+      this.midLine = true;
+      if (visit(this.view, 0, cut, false) === false) return false;
+    }
+    if (this.fill()) return undefined;
+    if (this.pos < this.end || this.midLine) {
+      const start = this.pos;
+      this.pos = this.end;
+      this.midLine = false;
+      visit(this.view, start, this.end, true);
+    }
+    return true;
   }
 
   /**
@@ -192,23 +206,22 @@ export class LineScanner {
         if (visit(view, start, nl + 1, true) === false) return false;
         continue;
       }
-      this.searched = this.end;
-      if (this.pos === 0 && this.end === this.buf.length) {
-        const cut = safeCut(view, 0, this.end);
-        this.pos = cut;
-        this.midLine = true;
-        if (visit(view, 0, cut, false) === false) return false;
-      }
-      if (!this.fill()) {
-        if (this.pos < this.end || this.midLine) {
-          const start = this.pos;
-          this.pos = this.end;
-          this.midLine = false;
-          visit(this.view, start, this.end, true);
-        }
-        return true;
-      }
+      const done = this.refill(visit);
+      if (done !== undefined) return done;
     }
+  }
+
+  /** Moves the buffer into a SIMD kernel's memory, so whole buffers are counted in place. */
+  private moveIntoKernel(): void {
+    const simd = simdNewlineCounter(this.buf.length);
+    if (simd === undefined) {
+      this.kernel = (start, end) => countLF(this.buf, start, end);
+      return;
+    }
+    simd.buffer.set(this.view);
+    this.buf = simd.buffer;
+    this.view = this.buf.subarray(0, this.end);
+    this.kernel = simd.count;
   }
 
   /**
@@ -219,10 +232,12 @@ export class LineScanner {
     const limit = this.offset + maxBytes;
     let lines = 0;
     for (;;) {
+      // Fast path, for long skips: when the rest of the buffer holds fewer lines than are left
+      // to skip, count them all at once and jump past the last "\n" (one kernel call per buffer,
+      // not one indexOf per line). Short skips go line by line and never pay for a kernel.
+      if (this.kernel === undefined && maxLines - lines > KERNEL_FROM_LINES) this.moveIntoKernel();
       const view = this.view;
-      // Fast path: when the rest of the buffer holds fewer lines than are left to skip, count
-      // them all at once and jump past the last "\n" (one kernel call per buffer, not per line).
-      const ahead = this.countNewlines(this.searched, this.end);
+      const ahead = this.kernel ? this.kernel(this.searched, this.end) : 0;
       if (ahead > 0 && lines + ahead < maxLines) {
         lines += ahead;
         this.pos = view.lastIndexOf(LF, this.end - 1) + 1;
@@ -303,4 +318,18 @@ export function chunkedReader(data: Uint8Array, sizes: readonly number[] = [data
     at += n;
     return n;
   };
+}
+
+/** Splits bytes held in memory into lines by the same model: each keeps its "\n"; the last may have none. */
+export function splitLines(text: Uint8Array): Buffer[] {
+  const buf = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  const lines: Buffer[] = [];
+  let at = 0;
+  while (at < buf.length) {
+    const nl = buf.indexOf(LF, at);
+    const end = nl === -1 ? buf.length : nl + 1;
+    lines.push(buf.subarray(at, end));
+    at = end;
+  }
+  return lines;
 }

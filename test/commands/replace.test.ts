@@ -7,7 +7,8 @@ import { LinewiseError } from '../../src/core/errors.js';
 import { plain } from '../../src/format/style.js';
 import { Output } from '../../src/io/output.js';
 import type { WriteFn } from '../../src/io/atomic.js';
-import { type Edit, Patcher, splitLines } from '../../src/core/edits.js';
+import { type Edit, Patcher } from '../../src/core/edits.js';
+import { splitLines } from '../../src/core/lines.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Edit, type EolMode, type Expectation, Patcher, planEdits, rowEdits, rowExpectations, sameLine, splitLines } from '../../src/core/edits.js';
+import { type Edit, type EolMode, type Expectation, Patcher, planEdits, rowEdits, rowExpectations, sameLine } from '../../src/core/edits.js';
+import { splitLines } from '../../src/core/lines.js';
 import { LinewiseError } from '../../src/core/errors.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { parseRows } from '../../src/core/rows.js';

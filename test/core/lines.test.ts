@@ -121,6 +121,38 @@ describe('LineScanner', () => {
     expect(bounded.offset).toBeLessThanOrEqual(100 + 16);
   });
 
+  it('property: skip lands on the same line whether it counts line by line or in the SIMD kernel', () => {
+    const line = fc.array(fc.constantFrom('a', '\r', 'é', ' '), { maxLength: 12 }).map((p) => `${p.join('')}\n`);
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 3000 }),
+        fc.boolean(),
+        fc.nat({ max: 3100 }),
+        fc.integer({ min: 16, max: 300 }),
+        fc.integer({ min: 1, max: 500 }),
+        (lines, cutLast, k, bufferSize, readSize) => {
+          let input = Buffer.from(lines.join(''));
+          if (cutLast) input = input.subarray(0, input.length - 1);
+          const want = referenceLines(input);
+          const s = new LineScanner(chunkedReader(input, [readSize]), bufferSize);
+          const r = s.skip(k); // k > 1000 moves the buffer into the kernel
+          expect(r.lines).toBe(Math.min(k, want.length));
+          const rest: Buffer[] = [];
+          let cur: Buffer[] = [];
+          s.scan((b, st, en, ends) => {
+            cur.push(Buffer.from(b.subarray(st, en)));
+            if (ends) {
+              rest.push(Buffer.concat(cur));
+              cur = [];
+            }
+          });
+          expect(rest.map(esc)).toEqual(want.slice(Math.min(k, want.length)).map(esc));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('peek does not consume; skipBytes takes a BOM off', () => {
     const s = new LineScanner(chunkedReader(Buffer.from('\uFEFFhi\n'), [1]), 16);
     expect(esc(s.peek(3))).toBe('\\xef\\xbb\\xbf');
