@@ -362,8 +362,8 @@ function printStale(ctx: Context, stale: Prepared[], o: ReplaceOptions): void {
   }
 }
 
-/** The exit-3 error for stale files: which lines no longer hold the text read. */
-function staleError(stale: Prepared[]): LinewiseError {
+/** The exit-3 error for stale files: which lines no longer hold the text read, and where the current ones are. */
+export function staleError(stale: Prepared[], shown = 'on stdout'): LinewiseError {
   const files = stale.map((p) => p.plan.given);
   const first = stale[0]!.result.mismatches;
   const nums = first.map((m) => m.line);
@@ -375,7 +375,7 @@ function staleError(stale: Prepared[]): LinewiseError {
       : `lines changed since they were read in ${files.join(', ')}`;
   return new LinewiseError(
     'stale',
-    `stale edit: ${detail}; nothing was written; the current lines are on stdout: read again and retry`,
+    `stale edit: ${detail}; nothing was written; the current lines are ${shown}: read again and retry`,
     stale.length === 1 ? files[0] : undefined,
     Exit.stale,
   );
