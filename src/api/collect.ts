@@ -4,6 +4,10 @@ import { isUtf8 } from 'node:buffer';
 import { LinewiseError } from '../core/errors.js';
 import { joinPieces, type PieceVisitor, terminatorLength } from '../core/lines.js';
 import type { RowSink } from '../core/read.js';
+import type { Context } from '../commands/context.js';
+import { parseCount } from '../core/ranges.js';
+import { plain } from '../format/style.js';
+import { Output } from '../io/output.js';
 import { fdReader, type Io, type Sink } from '../io/streams.js';
 
 /** A line ending: `"\n"`, `"\r\n"`, or `""` for a last line without one. */
@@ -69,7 +73,21 @@ export class LineCollector implements RowSink {
 
 const nowhere: Sink = { isTTY: false, write() {} };
 
-/** The process edges the library needs: standard input for the path `-`, and nothing printed. */
-export function libraryIo(): Io {
-  return { stdout: nowhere, stderr: nowhere, stdin: fdReader(0), stdinIsTTY: false, env: {}, cwd: process.cwd() };
+/**
+ * The process edges the library needs: standard input for the path `-`, relative paths from
+ * `cwd`, and nothing printed.
+ */
+export function libraryIo(cwd: string = process.cwd()): Io {
+  return { stdout: nowhere, stderr: nowhere, stdin: fdReader(0), stdinIsTTY: false, env: {}, cwd };
+}
+
+/** What a command is handed, for the commands' building blocks the library reuses: prints nowhere. */
+export function libraryContext(cwd?: string): Context {
+  const io = libraryIo(cwd);
+  return { io, out: new Output(io.stdout), rowStyle: plain, noteStyle: plain, warn() {} };
+}
+
+/** Checks a number argument with the CLI's rules and messages (whole, safe, at least `min`). */
+export function count(n: number, what: string, min = 0): number {
+  return parseCount(String(n), what, min);
 }

@@ -2,16 +2,24 @@
 
 import { PAGE_DEFAULTS } from '../commands/page.js';
 import { withPath } from '../core/errors.js';
-import { parseCount } from '../core/ranges.js';
 import { readPage, readRange } from '../core/read.js';
 import type { Bom } from '../core/sniff.js';
 import { openText } from '../io/text.js';
-import { libraryIo, type Line, LineCollector } from './collect.js';
+import { count, libraryIo, type Line, LineCollector } from './collect.js';
+import { checkEncodingLoaded } from './encoding.js';
 
-/** Options every reading function takes. */
+/** Options every function that reads a file takes. */
 export interface ReadOptions {
   /** read a file with NUL bytes as text instead of refusing it as binary (the CLI's `-a/--text`) */
   text?: boolean;
+  /**
+   * The file's encoding (the CLI's `--encoding NAME`: latin1, windows-1252, shift_jis, utf-16le,
+   * ...): lines are decoded, and `bytes` and `text` are then UTF-8. Undefined: the file's own
+   * bytes, except that a UTF-16 file with a byte order mark is decoded without asking. The
+   * synchronous functions need {@link loadEncoding} awaited once first for names other than
+   * UTF-8 and UTF-16; `grep` and `replace` load it themselves.
+   */
+  encoding?: string;
 }
 
 /**
@@ -106,7 +114,8 @@ export function page(path: string, options: PageOptions = {}): Page {
 
 /** Opens `path` as the CLI does, runs `f`, closes, and names the path in any error. */
 function withText<T>(path: string, options: ReadOptions, f: (t: ReturnType<typeof openText>) => T): T {
-  const t = openText(path, libraryIo(), { allowBinary: options.text });
+  checkEncodingLoaded(options.encoding);
+  const t = openText(path, libraryIo(), { allowBinary: options.text, encoding: options.encoding });
   try {
     return f(t);
   } catch (e) {
@@ -114,9 +123,4 @@ function withText<T>(path: string, options: ReadOptions, f: (t: ReturnType<typeo
   } finally {
     t.input.close();
   }
-}
-
-/** Checks a number argument with the CLI's rules and messages (whole, safe, at least `min`). */
-function count(n: number, what: string, min = 0): number {
-  return parseCount(String(n), what, min);
 }

@@ -11,6 +11,7 @@ import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
 import { type OpenedText, openText } from '../io/text.js';
 import { isGlob, loadWalker, type Target, type WalkProblem, type Walker } from '../io/walk.js';
+import type { Io } from '../io/streams.js';
 import type { Context } from './context.js';
 
 export interface GrepArgs {
@@ -55,15 +56,48 @@ const GREP_BUFFER = 128 << 10;
 /** One entry of the work list: a file or "-", or a problem to report in its turn. */
 type Item = Target | WalkProblem;
 
+/**
+ * Where a grep run reports: the rows (a MatchSink), each input's start and end, and its
+ * problems. The CLI prints them (CliReporter); the library collects them as data.
+ */
+export interface GrepReporter extends MatchSink {
+  /** the rows that follow are from this input */
+  file(display: string): void;
+  /** an input is searched to its end (or to -m); `selected` lines were selected in it */
+  endFile(display: string, selected: number): void;
+  /** one input failed, or the search ran past its deadline: an error for the exit status */
+  error(e: LinewiseError, display: string | undefined): void;
+  /** not an error: a binary file named on the command line skipped, a symbolic link loop */
+  note(message: string, display: string | undefined): void;
+  /** every input is done (not called after a deadline) */
+  finish(errors: number): void;
+}
+
 export async function grep(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): Promise<ExitCode> {
+  return runGrep(ctx.io, first, rest, o, (pattern, withPath) => new CliReporter(ctx, pattern, o, withPath));
+}
+
+/**
+ * The whole of grep but the printing: patterns compiled, paths expanded, every input searched in
+ * deadline-bounded slices, everything reported to the reporter `report` makes (`withPath`: rows
+ * should name their file). Resolves to the exit status.
+ */
+export async function runGrep(
+  io: Io,
+  first: string | undefined,
+  rest: string[],
+  o: GrepArgs,
+  report: (pattern: CompiledPattern, withPath: boolean) => GrepReporter,
+): Promise<ExitCode> {
   const patterns = o.regexp && o.regexp.length > 0 ? o.regexp : first === undefined ? [] : [first];
   const paths = o.regexp && o.regexp.length > 0 ? (first === undefined ? rest : [first, ...rest]) : rest;
   if (patterns.length === 0) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
   const pattern = compilePatterns(patterns, { ignoreCase: o.ignoreCase, fixed: o.fixedStrings, word: o.wordRegexp });
 
-  const items = await expand(ctx, paths, o);
+  const items = await expand(io.cwd, paths, o);
   const withPath = o.withFilename === true || paths.length !== 1 || items.multi;
-  const run = new GrepRun(ctx, pattern, items.list, o, withPath);
+  const reporter = report(pattern, withPath);
+  const run = new GrepRun(io, pattern, items.list, o, reporter);
   const explicitTimeout = o.timeout !== undefined;
   const timeout = (o.timeout ?? DEFAULT_TIMEOUT) * 1000;
   for (;;) {
@@ -77,8 +111,8 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
       const where = run.current();
       const line = run.line();
       run.abort();
-      ctx.out.flush();
-      ctx.warn(`the search ran longer than ${timeout / 1000} s at or after line ${line}: the pattern backtracks too much; simplify it or raise --timeout`, where);
+      const message = `the search ran longer than ${timeout / 1000} s at or after line ${line}: the pattern backtracks too much; simplify it or raise --timeout`;
+      reporter.error(new LinewiseError('timeout', message, where), where);
       return Exit.usage;
     }
     if (done) break;
@@ -86,9 +120,66 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
   return run.finish();
 }
 
+/** The CLI's reporter: rows, counts, names or JSON on stdout, problems on stderr. */
+class CliReporter implements GrepReporter {
+  private readonly text: TextGrep | undefined;
+  private readonly json: JsonGrep | undefined;
+  private readonly printer: GrepPrinterOptions;
+  private readonly sink: MatchSink;
+
+  constructor(
+    private readonly ctx: Context,
+    pattern: CompiledPattern,
+    private readonly o: GrepArgs,
+    withPath: boolean,
+  ) {
+    const ranges = o.invertMatch ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
+    this.printer = { withPath, nul: o.null === true, rowStyle: ctx.rowStyle, noteStyle: ctx.noteStyle, ranges };
+    if (o.json) this.json = new JsonGrep(ctx.out, ranges);
+    else if (!o.count && !o.filesWithMatches) this.text = new TextGrep(ctx.out, this.printer);
+    this.sink = this.json ?? this.text ?? NO_ROWS;
+  }
+
+  match(line: number, buf: Buffer, start: number, end: number): void {
+    this.sink.match(line, buf, start, end);
+  }
+
+  context(line: number, buf: Buffer, start: number, end: number): void {
+    this.sink.context(line, buf, start, end);
+  }
+
+  gap(): void {
+    this.sink.gap();
+  }
+
+  file(display: string): void {
+    this.text?.file(display);
+    this.json?.file(display);
+  }
+
+  endFile(display: string, selected: number): void {
+    if (this.o.count && !this.o.json) printCount(this.ctx.out, this.printer, display, selected);
+    else if (this.o.filesWithMatches && !this.o.json && selected > 0) printPath(this.ctx.out, this.printer, display);
+    this.json?.endFile();
+  }
+
+  error(e: LinewiseError, display: string | undefined): void {
+    this.ctx.out.flush();
+    this.ctx.warn(e.message, display);
+  }
+
+  note(message: string, display: string | undefined): void {
+    this.ctx.out.flush();
+    this.ctx.warn(message, display);
+  }
+
+  finish(errors: number): void {
+    this.json?.summary(errors);
+  }
+}
+
 /** The inputs to search, in order; `multi` when a directory or glob was named. */
-async function expand(ctx: Context, paths: string[], o: GrepArgs): Promise<{ list: Iterable<Item>; multi: boolean }> {
-  const cwd = ctx.io.cwd;
+async function expand(cwd: string, paths: string[], o: GrepArgs): Promise<{ list: Iterable<Item>; multi: boolean }> {
   const walkOptions = { hidden: o.hidden === true, noIgnore: o.ignore === false, globs: o.glob ?? [], follow: o.follow === true };
   if (paths.length === 0) {
     const walker = await loadWalker(walkOptions, false);
@@ -137,24 +228,15 @@ class GrepRun {
   private cur: Current | undefined;
   private selectedAny = false;
   private errors = 0;
-  private readonly text: TextGrep | undefined;
-  private readonly json: JsonGrep | undefined;
-  private readonly printer: GrepPrinterOptions;
-  private readonly sink: MatchSink;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly io: Io,
     private readonly pattern: CompiledPattern,
     items: Iterable<Item>,
     private readonly o: GrepArgs,
-    withPath: boolean,
+    private readonly reporter: GrepReporter,
   ) {
     this.iter = items[Symbol.iterator]();
-    const ranges = o.invertMatch ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
-    this.printer = { withPath, nul: o.null === true, rowStyle: ctx.rowStyle, noteStyle: ctx.noteStyle, ranges };
-    if (o.json) this.json = new JsonGrep(ctx.out, ranges);
-    else if (!o.count && !o.filesWithMatches) this.text = new TextGrep(ctx.out, this.printer);
-    this.sink = this.json ?? this.text ?? NO_ROWS;
   }
 
   private peek(): IteratorResult<Item> {
@@ -217,7 +299,7 @@ class GrepRun {
       }
       let text: OpenedText;
       try {
-        text = openText(item.abs, this.ctx.io, { allowBinary: this.o.text, encoding: this.o.encoding, bufferSize: this.o.bufferSize ?? GREP_BUFFER });
+        text = openText(item.abs, this.io, { allowBinary: this.o.text, encoding: this.o.encoding, bufferSize: this.o.bufferSize ?? GREP_BUFFER });
       } catch (e) {
         if (e instanceof LinewiseError && e.code === 'binary') {
           // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.
@@ -228,7 +310,7 @@ class GrepRun {
         continue;
       }
       const limit = this.o.filesWithMatches ? 1 : this.o.maxCount;
-      const searcher = new LineSearcher(this.pattern, this.sink, {
+      const searcher = new LineSearcher(this.pattern, this.reporter, {
         invert: this.o.invertMatch,
         ...(limit !== undefined ? { maxCount: limit } : {}),
         before: this.o.beforeContext ?? this.o.context ?? 0,
@@ -236,8 +318,7 @@ class GrepRun {
         noNumbers: this.o.count === true || this.o.filesWithMatches === true,
       });
       this.cur = { target: item, text, searcher };
-      this.text?.file(item.display);
-      this.json?.file(item.display);
+      this.reporter.file(item.display);
       return true;
     }
   }
@@ -246,9 +327,7 @@ class GrepRun {
     this.closeCurrent();
     const n = cur.searcher.selected;
     if (n > 0) this.selectedAny = true;
-    if (this.o.count && !this.o.json) printCount(this.ctx.out, this.printer, cur.target.display, n);
-    else if (this.o.filesWithMatches && !this.o.json && n > 0) printPath(this.ctx.out, this.printer, cur.target.display);
-    this.json?.endFile();
+    this.reporter.endFile(cur.target.display, n);
   }
 
   private closeCurrent(): void {
@@ -267,17 +346,15 @@ class GrepRun {
     if (!(e instanceof LinewiseError) && (e as NodeJS.ErrnoException)?.code === undefined) throw e; // a bug, or a closed stdout
     const err = fileError(e, display);
     this.errors++;
-    this.ctx.out.flush();
-    this.ctx.warn(err.message, display);
+    this.reporter.error(err, display);
   }
 
   private note(message: string, display: string | undefined): void {
-    this.ctx.out.flush();
-    this.ctx.warn(message, display);
+    this.reporter.note(message, display);
   }
 
   finish(): ExitCode {
-    this.json?.summary(this.errors);
+    this.reporter.finish(this.errors);
     if (this.errors > 0) return Exit.usage;
     return this.selectedAny ? Exit.ok : Exit.noMatch;
   }

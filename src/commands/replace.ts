@@ -44,7 +44,7 @@ const FAST_MIN_LINES = 64;
 const FAST_STEP_LINES = 1 << 16;
 
 /** The edits and expectations of one file. */
-interface FilePlan {
+export interface FilePlan {
   given: string;
   target: Target;
   edits: Edit[];
@@ -54,7 +54,7 @@ interface FilePlan {
 }
 
 /** One file patched into its temporary file (or only checked, in a dry run). */
-interface Prepared {
+export interface Prepared {
   plan: FilePlan;
   result: PatchResult;
   temp: TempFile | undefined;
@@ -69,20 +69,33 @@ export async function replace(
 ): Promise<ExitCode> {
   const plans = buildPlans(ctx, file, startArg, endArg, o);
   if (plans.length === 0) ctx.warn('no rows to apply; nothing written');
+  const prepared = await applyPlans(ctx, plans, o, (stale) => printStale(ctx, stale, o));
+  if (o.dryRun) await printDiffs(ctx, prepared);
+  if (o.json) printJson(ctx, prepared, o);
+  return Exit.ok;
+}
+
+/**
+ * Patches every planned file into a temporary file and, unless a dry run, renames them all over
+ * their targets (unchanged files are left alone). When a line expected by the guard changed,
+ * `onStale` sees the stale files, nothing is written, and the exit-3 error is thrown. On any
+ * failure no temporary file is left behind.
+ */
+export async function applyPlans(ctx: Context, plans: FilePlan[], o: ReplaceOptions, onStale: (stale: Prepared[]) => void): Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   try {
     for (const plan of plans) prepared.push(await prepare(ctx, plan, o));
     const stale = prepared.filter((p) => p.result.mismatches.length > 0);
-    if (stale.length > 0) throw reportStale(ctx, stale, o);
-    if (o.dryRun) {
-      await printDiffs(ctx, prepared);
-    } else {
+    if (stale.length > 0) {
+      onStale(stale);
+      throw staleError(stale);
+    }
+    if (!o.dryRun) {
       // Unchanged files are not rewritten: their mtime and inode stay as they were.
       for (const p of prepared) if (!p.result.changed) p.temp?.discard();
       commitAll(prepared.filter((p) => p.result.changed).map((p) => p.temp!));
     }
-    if (o.json) printJson(ctx, prepared, o);
-    return Exit.ok;
+    return prepared;
   } catch (e) {
     for (const p of prepared) p.temp?.discard();
     if (e instanceof Interrupted) reraise(e);
@@ -111,18 +124,37 @@ function buildPlans(ctx: Context, file: string | undefined, startArg: string | u
   const end = endArg === undefined ? start : parseCount(endArg, 'END');
   if (end < start - 1) throw usage(`END ${end} is before START ${start} (END = START - 1 inserts before START)`);
   const text = newText(ctx, o);
+  return rangePlan(ctx, file, [{ start, end, text }], expectRows, o.expect!);
+}
+
+/** A range edit of one file: lines `start..end` become `text` (`end = start - 1` inserts). */
+export interface RangeSpec {
+  start: number;
+  end: number;
+  text: Uint8Array;
+}
+
+/**
+ * The plan of range edits to `file`, guarded by `expectRows` (which may carry paths, all of
+ * `file`; `expectSource` names them in messages). Overlaps are refused when the file is read.
+ */
+export function rangePlan(ctx: Context, file: string, ranges: readonly RangeSpec[], expectRows: Row[], expectSource: string): FilePlan[] {
   const target = resolveTarget(file, ctx.io.cwd);
-  const origin = end === start - 1 ? `insert before line ${start}` : end === start ? `line ${start}` : `lines ${start}-${end}`;
-  const edits: Edit[] = [{ start, end, lines: splitLines(text), origin }];
+  const edits: Edit[] = ranges.map(({ start, end, text }) => ({
+    start,
+    end,
+    lines: splitLines(text),
+    origin: end === start - 1 ? `insert before line ${start}` : end === start ? `line ${start}` : `lines ${start}-${end}`,
+  }));
   const pathRows = expectRows.some((r) => r.path !== undefined);
   for (const r of expectRows) {
-    if (r.path !== undefined && !sameTarget(ctx, r.path, target)) throw rowForOtherFile(r, o.expect!, file);
+    if (r.path !== undefined && !sameTarget(ctx, r.path, target)) throw rowForOtherFile(r, expectSource, file);
   }
   return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows }];
 }
 
 /** Rows grouped by the file they edit; with FILE, every row must be for FILE. */
-function groupRows(ctx: Context, file: string | undefined, rows: Row[], expectRows: Row[]): FilePlan[] {
+export function groupRows(ctx: Context, file: string | undefined, rows: Row[], expectRows: Row[]): FilePlan[] {
   if (rows.length === 0) return []; // e.g. grep found nothing: nothing to do, as with sed
   const plans = new Map<string, FilePlan>();
   const fixed = file === undefined ? undefined : resolveTarget(file, ctx.io.cwd);
@@ -309,12 +341,10 @@ function lookAheadFirstEol(ctx: Context, plan: FilePlan, textOptions: TextOption
   }
 }
 
-/** Prints the current lines of every stale file as rows (or JSON records) and builds the exit-3 error. */
-function reportStale(ctx: Context, stale: Prepared[], o: ReplaceOptions): LinewiseError {
-  const lines: string[] = [];
+/** Prints the current lines of every stale file as rows (or JSON records). */
+function printStale(ctx: Context, stale: Prepared[], o: ReplaceOptions): void {
   for (const { plan, result } of stale) {
     for (const m of result.mismatches) {
-      lines.push(String(m.line));
       if (o.json) {
         writeRecord(ctx.out, {
           type: 'stale',
@@ -331,6 +361,10 @@ function reportStale(ctx: Context, stale: Prepared[], o: ReplaceOptions): Linewi
       if (eolOf(m.current) === '') ctx.out.leaveOpen();
     }
   }
+}
+
+/** The exit-3 error for stale files: which lines no longer hold the text read, and where the current ones are. */
+export function staleError(stale: Prepared[], shown = 'on stdout'): LinewiseError {
   const files = stale.map((p) => p.plan.given);
   const first = stale[0]!.result.mismatches;
   const nums = first.map((m) => m.line);
@@ -342,7 +376,7 @@ function reportStale(ctx: Context, stale: Prepared[], o: ReplaceOptions): Linewi
       : `lines changed since they were read in ${files.join(', ')}`;
   return new LinewiseError(
     'stale',
-    `stale edit: ${detail}; nothing was written; the current lines are on stdout: read again and retry`,
+    `stale edit: ${detail}; nothing was written; the current lines are ${shown}: read again and retry`,
     stale.length === 1 ? files[0] : undefined,
     Exit.stale,
   );

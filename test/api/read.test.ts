@@ -1,7 +1,7 @@
 // The library's readLines and page: results as data, and the same rows and errors as the CLI.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Exit, type Line, LinewiseError, page, readLines } from '../../src/index.js';
+import { Exit, type Line, LinewiseError, loadEncoding, page, readLines } from '../../src/index.js';
 import { esc, fixture, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
@@ -142,5 +142,29 @@ describe('page', () => {
     const p = page(fixture('bom-utf8.txt'));
     expect(p.bom).toBe('utf-8');
     expect(p.lines[0]!.text).toBe('hello');
+  });
+});
+
+describe('encodings', () => {
+  it('readLines and page decode as the CLI does: UTF-16 by its mark, --encoding NAME, rows in UTF-8', async () => {
+    const cases: [string, string | undefined][] = [
+      ['utf16le-bom-crlf.txt', undefined],
+      ['utf16be-bom.txt', undefined],
+      ['latin1.txt', 'latin1'],
+      ['windows-1252.txt', 'windows-1252'],
+      ['shift_jis.txt', 'shift_jis'],
+    ];
+    for (const [name, encoding] of cases) {
+      if (encoding !== undefined) await loadEncoding(encoding);
+      const flag = encoding === undefined ? [] : ['--encoding', encoding];
+      const cli = await run(['readlines', fixture(name), '1', ...flag]);
+      const lines = readLines(fixture(name), 1, undefined, { encoding });
+      expect(esc(rows(lines)), name).toBe(esc(cli.stdout));
+      expect(lines.every((l) => l.text !== undefined)).toBe(true);
+      const p = page(fixture(name), { limit: 1, encoding });
+      const cliPage = await run(['page', fixture(name), '--limit', '1', ...flag]);
+      expect(cliPage.stdout.toString().startsWith(rows(p.lines).toString())).toBe(true);
+      expect(p.bom).toBe(name.startsWith('utf16') ? name.slice(0, 7).replace('utf16', 'utf-16') : undefined);
+    }
   });
 });

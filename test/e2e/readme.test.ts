@@ -1,0 +1,55 @@
+// The README's "For agent builders" transcript: every command in it is run with the built CLI (or
+// the binary named by LINEWISE_BIN) and the whole block must be exactly what they print, so the
+// footer and error strings an agent is told about are the ones it will see.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { esc, tempDir } from '../helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = process.env.LINEWISE_BIN ?? `${ROOT}bin/linewise.js`;
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+function block(readme: string, marker: string): string {
+  const m = new RegExp(`<!-- ${marker} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\`\`\`\\n`).exec(readme);
+  if (!m) throw new Error(`README has no block after <!-- ${marker} -->`);
+  return m[1]!;
+}
+
+/** Runs `linewise ARGS [> FILE]` in `cwd`; a redirect writes stdout to FILE instead of showing it. */
+function transcriptOf(command: string, cwd: string): string {
+  const words = [...command.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+  expect(words[0]).toBe('linewise');
+  let redirect: string | undefined;
+  if (words.at(-2) === '>') redirect = words.splice(-2)[1];
+  const isJs = BIN.endsWith('.js');
+  const args = words.slice(1);
+  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  if (redirect !== undefined) writeFileSync(`${cwd}/${redirect}`, r.stdout);
+  return `$ ${command}\n${redirect === undefined ? r.stdout.toString() : ''}${r.stderr.toString()}${r.status === 0 ? '' : `[exit ${r.status}]\n`}`;
+}
+
+describe('README, for agent builders', () => {
+  it('the transcript is what linewise prints, byte for byte', () => {
+    const shown = block(readFileSync(`${ROOT}README.md`, 'utf8'), 'agent transcript');
+    const cwd = tmp.dir;
+    tmp.file('app.ts', 'one\ntwo\nthree\nfour\nfive\n');
+    tmp.file('data.bin', 'abc\0def\n');
+    tmp.file('wide.txt', `${'x'.repeat(100)}\nend\n`);
+    const commands = shown.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
+    expect(commands.length).toBeGreaterThanOrEqual(10);
+    const actual = commands.map((c) => transcriptOf(c, cwd)).join('');
+    expect(esc(actual)).toBe(esc(shown));
+    // the error kinds the section promises are all in it
+    for (const s of ['is past the end: the file has', 'binary file (it has a NUL byte)', 'stale edit:', 'was cut by page --max-bytes', 'More lines remain from offset']) {
+      expect(shown).toContain(s);
+    }
+  });
+
+  it('the prompt paragraph names the commands and statuses the transcript shows', () => {
+    const prompt = block(readFileSync(`${ROOT}README.md`, 'utf8'), 'agent prompt');
+    for (const s of ['linewise grep', 'linewise readlines', 'linewise page', '--expect', 'Exit 3', 'Exit 2', 'exit 1', '[cut]']) expect(prompt).toContain(s);
+  });
+});
