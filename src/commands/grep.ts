@@ -78,7 +78,9 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
       const line = run.line();
       run.abort();
       ctx.out.flush();
-      ctx.warn(`the search ran longer than ${timeout / 1000} s at or after line ${line}: the pattern backtracks too much; simplify it or raise --timeout`, where);
+      // Under -c and -l lines are not numbered (the searcher does not count them): say no number then.
+      const at = line > 0 ? ` at or after line ${line}` : '';
+      ctx.warn(`the search ran longer than ${timeout / 1000} s${at}: the pattern backtracks too much; simplify it or raise --timeout`, where);
       return Exit.usage;
     }
     if (done) break;
