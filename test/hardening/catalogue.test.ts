@@ -359,3 +359,15 @@ describe.runIf(setpriv)('catalogue: permissions (the built CLI as user nobody, t
     expect(snapshot(t.dir)).toEqual(before);
   });
 });
+
+describe('catalogue: leftovers of a linewise killed by SIGKILL', () => {
+  it('a lock file whose process is gone is taken over: the edit is written, the lock removed', async () => {
+    const f = t.file('f', 'a\nb\n');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    t.file('.f.linewise.lock', `${dead}\n`);
+    const r = await run(['replace', f, '2', '--text', 'B']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(fs.readFileSync(f, 'utf8')).toBe('a\nB\n');
+    expect(fs.readdirSync(t.dir)).toEqual(['f']);
+  });
+});
