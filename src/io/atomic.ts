@@ -225,14 +225,16 @@ export class TempFile {
 }
 
 /**
- * Commits several sealed files: all are checked first, then renamed one after another.
- * A failure during the renames (a disk error, a crash) can leave the files renamed so far
- * written and the others not; the error says which.
+ * Commits several sealed files: all are checked first, then renamed one after another, under
+ * a lock per target. A failure during the renames (a disk error, a crash) can leave the files
+ * renamed so far written and the others not; the error says which. Call {@link settleSignals}
+ * afterwards (also when this throws): the signal listeners stay until then.
  */
 export function commitAll(temps: readonly TempFile[]): void {
   // The signal listeners stay while the renames run, so a signal that comes meanwhile is not
   // lost with them: settleSignals() honours it afterwards.
   committing = true;
+  signalBeforeCommit = interruptedBy;
   // Checking that a file is unchanged and renaming over it must be one step for two linewise
   // processes editing one file: else both check, both rename, and the first edit is lost though
   // it was reported applied. A lock file per target (sorted, so two calls cannot deadlock)
@@ -348,6 +350,8 @@ let interruptedBy: Signal | undefined;
 let watching = false;
 /** commitAll is renaming: the listeners stay until settleSignals() */
 let committing = false;
+/** a signal already seen when commitAll began (then handled by whoever saw it, not by settleSignals) */
+let signalBeforeCommit: Signal | undefined;
 
 function onSignal(signal: Signal): void {
   interruptedBy ??= signal;
@@ -398,7 +402,7 @@ export async function settleSignals(): Promise<void> {
   if (!committing) return;
   await new Promise<void>((resolve) => setImmediate(resolve));
   committing = false;
-  const signal = interruptedBy;
+  const signal = signalBeforeCommit === undefined ? interruptedBy : undefined;
   if (live.size === 0) unwatchSignals();
   if (signal !== undefined && live.size === 0) process.kill(process.pid, signal);
 }
