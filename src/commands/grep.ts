@@ -111,7 +111,9 @@ export async function runGrep(
       const where = run.current();
       const line = run.line();
       run.abort();
-      const message = `the search ran longer than ${timeout / 1000} s at or after line ${line}: the pattern backtracks too much; simplify it or raise --timeout`;
+      // Under -c and -l lines are not numbered (the searcher does not count them): say no number then.
+      const at = line > 0 ? ` at or after line ${line}` : '';
+      const message = `the search ran longer than ${timeout / 1000} s${at}: the pattern backtracks too much; simplify it or raise --timeout`;
       reporter.error(new LinewiseError('timeout', message, where), where);
       return Exit.usage;
     }

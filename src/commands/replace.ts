@@ -9,7 +9,7 @@ import { Exit, type ExitCode, LinewiseError, withPath } from '../core/errors.js'
 import { parseCount } from '../core/ranges.js';
 import { parseRows, type Row } from '../core/rows.js';
 import { lineFields, writeRecord } from '../format/json.js';
-import { checkpoint, commitAll, Interrupted, reraise, resolveTarget, type Target, TempFile, type WriteFn } from '../io/atomic.js';
+import { checkpoint, commitAll, Interrupted, reraise, resolveTarget, settleSignals, type Target, TempFile, type WriteFn } from '../io/atomic.js';
 import { fileError } from '../io/input.js';
 import { RangeReader } from '../io/range.js';
 import { openText, type OpenedText, type TextOptions } from '../io/text.js';
@@ -93,7 +93,14 @@ export async function applyPlans(ctx: Context, plans: FilePlan[], o: ReplaceOpti
     if (!o.dryRun) {
       // Unchanged files are not rewritten: their mtime and inode stay as they were.
       for (const p of prepared) if (!p.result.changed) p.temp?.discard();
-      commitAll(prepared.filter((p) => p.result.changed).map((p) => p.temp!));
+      // A signal that came while the last bytes were flushed (fsync) stops the edit here, before
+      // any rename; one that comes during the renames is honoured once they are done.
+      await checkpoint();
+      try {
+        commitAll(prepared.filter((p) => p.result.changed).map((p) => p.temp!));
+      } finally {
+        await settleSignals();
+      }
     }
     return prepared;
   } catch (e) {
@@ -290,6 +297,9 @@ async function prepare(ctx: Context, plan: FilePlan, o: ReplaceOptions): Promise
         if (skip.lines === 0) break; // the end of the file
         const copy = await fast.copy(from, t.scanner.offset, !fast.endsWithNewline, sink && ((b, s, e) => sink.write(b, s, e)));
         patcher.skipped(skip.lines, copy.last, copy.crlf);
+        // Each step is under the copier's own yield threshold, so a signal is looked for here too:
+        // without it a long untouched stretch ran to the rename with a SIGTERM pending.
+        await checkpoint();
         continue;
       }
       budget = 0;

@@ -76,7 +76,9 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
         return { regex, all, literals: undefined, literalsFoldCase: false, pureLiteral: false, block };
       }
       found.push(lit);
-      if (!b.whole) pure = false;
+      // A "\r" found in the bytes may be the first half of a "\r\n" terminator, which the
+      // pattern never sees: such a literal only rules lines out, the regex decides.
+      if (!b.whole || lit.includes('\r')) pure = false;
     }
   }
   const literals = [...new Set(found)].map((s) => Buffer.from(s, 'utf8'));

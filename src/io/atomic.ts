@@ -187,7 +187,7 @@ export class TempFile {
 
   private forget(): void {
     live.delete(this);
-    if (live.size === 0) unwatchSignals();
+    if (live.size === 0 && !committing) unwatchSignals();
   }
 
   /**
@@ -225,22 +225,99 @@ export class TempFile {
 }
 
 /**
- * Commits several sealed files: all are checked first, then renamed one after another.
- * A failure during the renames (a disk error, a crash) can leave the files renamed so far
- * written and the others not; the error says which.
+ * Commits several sealed files: all are checked first, then renamed one after another, under
+ * a lock per target. A failure during the renames (a disk error, a crash) can leave the files
+ * renamed so far written and the others not; the error says which. Call {@link settleSignals}
+ * afterwards (also when this throws): the signal listeners stay until then.
  */
 export function commitAll(temps: readonly TempFile[]): void {
-  for (const t of temps) t.check();
-  const done: string[] = [];
-  for (const t of temps) {
-    try {
-      t.commit();
-    } catch (e) {
-      if (done.length === 0 || !(e instanceof LinewiseError)) throw e;
-      throw new LinewiseError(e.code, `${e.message}; already written: ${done.join(', ')}`, e.path, e.exitCode, { cause: e });
+  // The signal listeners stay while the renames run, so a signal that comes meanwhile is not
+  // lost with them: settleSignals() honours it afterwards.
+  committing = true;
+  signalBeforeCommit = interruptedBy;
+  // Checking that a file is unchanged and renaming over it must be one step for two linewise
+  // processes editing one file: else both check, both rename, and the first edit is lost though
+  // it was reported applied. A lock file per target (sorted, so two calls cannot deadlock)
+  // makes it one step.
+  const locks: string[] = [];
+  try {
+    for (const t of [...temps].sort((a, b) => (a.target.real < b.target.real ? -1 : 1))) locks.push(lock(t.target));
+    for (const t of temps) t.check();
+    const done: string[] = [];
+    for (const t of temps) {
+      try {
+        t.commit();
+      } catch (e) {
+        if (done.length === 0 || !(e instanceof LinewiseError)) throw e;
+        throw new LinewiseError(e.code, `${e.message}; already written: ${done.join(', ')}`, e.path, e.exitCode, { cause: e });
+      }
+      done.push(t.target.given);
     }
-    done.push(t.target.given);
+  } finally {
+    for (const l of locks) unlock(l);
   }
+}
+
+/** How long to wait for another linewise's lock on a file before giving up (exit 3). */
+const LOCK_WAIT_MS = 10_000;
+/** lock files held now: removed on a signal or at exit, as temporary files are */
+const locks = new Set<string>();
+
+/**
+ * Takes the lock of `target`: `.NAME.linewise.lock` beside it, created exclusively, holding our
+ * pid. It is held only for the check and the rename. A lock whose process is gone (killed by
+ * SIGKILL) is taken over; one held longer than LOCK_WAIT_MS is an exit-3 conflict.
+ */
+function lock(target: Target): string {
+  const file = path.join(path.dirname(target.real), `.${path.basename(target.real).slice(0, 80)}.linewise.lock`);
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+      locks.add(file);
+      try {
+        fs.writeSync(fd, `${process.pid}\n`);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        const err = fileError(e, target.given);
+        throw new LinewiseError(err.code, `cannot create a lock file beside it: ${err.message}`, target.given, undefined, { cause: e });
+      }
+    }
+    if (lockHolderGone(file)) {
+      unlinkQuietly(file);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new LinewiseError('locked', `another linewise has been writing it for ${LOCK_WAIT_MS / 1000} s (lock ${file}); nothing was written`, target.given, Exit.stale);
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  }
+}
+
+/** The lock's process no longer exists (a lock being written, with no pid yet, is not gone). */
+function lockHolderGone(file: string): boolean {
+  let pid: number;
+  try {
+    pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function unlock(file: string): void {
+  unlinkQuietly(file);
+  locks.delete(file);
 }
 
 function unlinkQuietly(p: string): void {
@@ -271,6 +348,10 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type Signal = (typeof SIGNALS)[number];
 let interruptedBy: Signal | undefined;
 let watching = false;
+/** commitAll is renaming: the listeners stay until settleSignals() */
+let committing = false;
+/** a signal already seen when commitAll began (then handled by whoever saw it, not by settleSignals) */
+let signalBeforeCommit: Signal | undefined;
 
 function onSignal(signal: Signal): void {
   interruptedBy ??= signal;
@@ -279,6 +360,7 @@ function onSignal(signal: Signal): void {
 
 function onExit(): void {
   for (const t of live) unlinkQuietly(t.path);
+  for (const l of locks) unlinkQuietly(l);
 }
 
 function watchSignals(): void {
@@ -309,6 +391,20 @@ export class Interrupted extends LinewiseError {
 export async function checkpoint(): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));
   if (interruptedBy !== undefined) throw new Interrupted(interruptedBy);
+}
+
+/**
+ * Ends a commit: lets a signal that came during the renames be handled (one turn of the event
+ * loop), drops the listeners, and if a signal came, ends the process by it. The files renamed
+ * are whole either way; only the exit is the signal's, as a shell expects.
+ */
+export async function settleSignals(): Promise<void> {
+  if (!committing) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  committing = false;
+  const signal = signalBeforeCommit === undefined ? interruptedBy : undefined;
+  if (live.size === 0) unwatchSignals();
+  if (signal !== undefined && live.size === 0) process.kill(process.pid, signal);
 }
 
 /**

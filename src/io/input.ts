@@ -2,6 +2,7 @@
 // (directories, devices, sockets) is refused with one clear message before a byte is read.
 
 import * as fs from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 import { fdReader, type Io } from './streams.js';
@@ -32,6 +33,10 @@ export function fileError(e: unknown, path: string): LinewiseError {
     EROFS: 'read-only file system',
     EIO: 'input/output error',
   };
+  // Node refuses a path with a NUL byte before any system call, in words that name its own argument.
+  if (err.code === 'ERR_INVALID_ARG_VALUE' && /null bytes/.test(err.message ?? '')) {
+    return new LinewiseError('nul-in-path', 'the path holds a NUL byte, which no file name can hold', path, undefined, { cause: e });
+  }
   const message = (err.code && what[err.code]) ?? err.message ?? String(e);
   return new LinewiseError(err.code ? err.code.toLowerCase() : 'io', message, path, undefined, { cause: e });
 }
@@ -56,7 +61,8 @@ export function openInput(path: string, io: Io): Input {
   }
   let fd: number;
   try {
-    fd = fs.openSync(path, 'r');
+    // Relative to the Io's working directory (the process's own, except in tests run in-process).
+    fd = fs.openSync(resolvePath(io.cwd, path), 'r');
   } catch (e) {
     throw fileError(e, path);
   }

@@ -3,12 +3,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LinewiseError } from '../../src/core/errors.js';
-import { checkpoint, commitAll, Interrupted, liveTempFiles, resetInterrupted, resolveTarget, TempFile, type WriteFn } from '../../src/io/atomic.js';
+import { checkpoint, commitAll, Interrupted, liveTempFiles, resetInterrupted, resolveTarget, settleSignals, TempFile, type WriteFn } from '../../src/io/atomic.js';
 import { esc, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
-afterEach(() => resetInterrupted());
+afterEach(async () => {
+  await settleSignals(); // commitAll keeps the signal listeners until then
+  resetInterrupted();
+});
 
 let n = 0;
 /** A fresh subdirectory, so "no temporary file left" can be checked by listing it. */
