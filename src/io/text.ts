@@ -97,7 +97,7 @@ export function openText(path: string, io: Io, opts: TextOptions = {}): OpenedTe
     }
     // UTF-16 text is full of NUL bytes: with a codec the decoded text is what is checked.
     if (!opts.allowBinary && looksBinary(scanner.peek(SNIFF_BYTES))) {
-      throw new LinewiseError('binary', 'binary file (it has a NUL byte); use -a/--text to read it as text', input.name);
+      throw new LinewiseError('binary', 'binary file (it has a NUL byte); use -a to read it as text', input.name);
     }
     return { input, scanner, bom: bomName(codec, bomLength), codec };
   } catch (e) {

@@ -139,7 +139,7 @@ describe('binary detection with a codec', () => {
     const f = tmp.file('nul16.txt', Buffer.concat([Buffer.of(0xff, 0xfe), Buffer.from('a\u0000b\n', 'utf16le')]));
     const r = await run(['readlines', f, '1']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`linewise: ${f}: binary file (it has a NUL byte); use -a/--text to read it as text\n`);
+    expect(r.stderr).toBe(`linewise: ${f}: binary file (it has a NUL byte); use -a to read it as text\n`);
     const a = await run(['readlines', f, '1', '-a']);
     expect(esc(a.stdout)).toBe('1\\ta\\x00b\\n');
     const l = await run(['readlines', fixture('nul.bin'), '1', '--encoding', 'latin1']);

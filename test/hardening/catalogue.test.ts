@@ -124,8 +124,8 @@ describe('catalogue: what is named is not a readable file', () => {
 
   it('a binary file (NUL byte): exit 2 for readers and replace, without -a', async () => {
     t.file('bin', 'a\0b\n');
-    await refused(['readlines', 'bin', '1'], { status: 2, message: 'bin: binary file (it has a NUL byte); use -a/--text to read it as text' });
-    await refused(['replace', 'bin', '1', '--text', 'x'], { status: 2, message: 'bin: binary file (it has a NUL byte); use -a/--text to read it as text' });
+    await refused(['readlines', 'bin', '1'], { status: 2, message: 'bin: binary file (it has a NUL byte); use -a to read it as text' });
+    await refused(['replace', 'bin', '1', '--text', 'x'], { status: 2, message: 'bin: binary file (it has a NUL byte); use -a to read it as text' });
   });
 });
 
