@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkedReader } from '../src/core/lines.js';
 import { main } from '../src/cli.js';
+import { LinewiseError } from '../src/core/errors.js';
 import type { Io, Sink } from '../src/io/streams.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
@@ -86,3 +87,14 @@ export function tempDir(): { dir: string; file(name: string, bytes?: string | Ui
 
 /** Splits bytes into lines by the line model (the reference the scanner is checked against). */
 export { splitLines as referenceLines } from '../src/core/lines.js';
+
+/** `code: message` of the LinewiseError `f` throws, or 'no error'; anything else is rethrown. */
+export function errorOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof LinewiseError) return `${e.code}: ${e.message}`;
+    throw e;
+  }
+  return 'no error';
+}

@@ -2,10 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Edit, type EolMode, type Expectation, Patcher, planEdits, rowEdits, rowExpectations, sameLine } from '../../src/core/edits.js';
 import { splitLines } from '../../src/core/lines.js';
-import { LinewiseError } from '../../src/core/errors.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { parseRows } from '../../src/core/rows.js';
-import { esc, referenceLines } from '../helpers.js';
+import { esc, referenceLines, errorOf } from '../helpers.js';
 
 const B = (s: string) => Buffer.from(s, 'latin1');
 
@@ -36,15 +35,6 @@ const range = (start: number, end: number, text: string, origin = 'range'): Edit
 const edited = (file: string, edits: Edit[], eol: EolMode = 'auto') => esc(patch(file, edits, { eol }).out);
 const rowsOf = (s: string) => parseRows(B(s), 'rows');
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof LinewiseError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
 
 describe('splitLines', () => {
   it('follows the line model: terminators kept, no phantom last line', () => {

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LinewiseError } from '../../src/core/errors.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { type PageOptions, readPage, readRange, type RowSink } from '../../src/core/read.js';
 import { pageFooter } from '../../src/core/rows.js';
-import { esc, referenceLines } from '../helpers.js';
+import { esc, referenceLines, errorOf } from '../helpers.js';
 
 /** Collects rows (pieces joined) and cut rows. */
 class Collect implements RowSink {
@@ -28,15 +27,6 @@ class Collect implements RowSink {
 const scanner = (s: string | Buffer, sizes = [3], buffer = 16) =>
   new LineScanner(chunkedReader(typeof s === 'string' ? Buffer.from(s) : s, sizes), buffer);
 
-function codeOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof LinewiseError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
 
 describe('readRange', () => {
   const five = 'l1\r\nl2\nl3\r\nl4\nl5';
@@ -53,11 +43,11 @@ describe('readRange', () => {
   });
 
   it('names the line count when the range is wrong', () => {
-    expect(codeOf(() => readRange(scanner(five), { start: 6, end: undefined }, new Collect()))).toBe('past-end: line 6 is past the end: the file has 5 lines');
-    expect(codeOf(() => readRange(scanner(five), { start: 0, end: 2 }, new Collect()))).toBe('bad-range: START must be at least 1, not 0 (the file has 5 lines)');
-    expect(codeOf(() => readRange(scanner(five), { start: 3, end: 2 }, new Collect()))).toBe('bad-range: END 2 is before START 3 (the file has 5 lines)');
-    expect(codeOf(() => readRange(scanner(''), { start: 1, end: 1 }, new Collect()))).toBe('past-end: line 1 is past the end: the file has 0 lines');
-    expect(codeOf(() => readRange(scanner('one\n'), { start: 2, end: 2 }, new Collect()))).toBe('past-end: line 2 is past the end: the file has 1 line');
+    expect(errorOf(() => readRange(scanner(five), { start: 6, end: undefined }, new Collect()))).toBe('past-end: line 6 is past the end: the file has 5 lines');
+    expect(errorOf(() => readRange(scanner(five), { start: 0, end: 2 }, new Collect()))).toBe('bad-range: START must be at least 1, not 0 (the file has 5 lines)');
+    expect(errorOf(() => readRange(scanner(five), { start: 3, end: 2 }, new Collect()))).toBe('bad-range: END 2 is before START 3 (the file has 5 lines)');
+    expect(errorOf(() => readRange(scanner(''), { start: 1, end: 1 }, new Collect()))).toBe('past-end: line 1 is past the end: the file has 0 lines');
+    expect(errorOf(() => readRange(scanner('one\n'), { start: 2, end: 2 }, new Collect()))).toBe('past-end: line 2 is past the end: the file has 1 line');
   });
 
   it('reads no further than the end of line END', () => {
@@ -115,8 +105,8 @@ describe('readPage', () => {
 
   it('an empty file at offset 0 is an empty page; an offset at the end is an error naming the count', () => {
     expect(readPage(scanner(''), pageOpts(), new Collect())).toEqual({ first: 1, shown: 0, total: 0, nextOffset: 0 });
-    expect(codeOf(() => readPage(scanner(five), pageOpts({ offset: 5 }), new Collect()))).toMatch(/^past-end: offset 5 is at or past the end: the file has 5 lines/);
-    expect(codeOf(() => readPage(scanner(''), pageOpts({ offset: 1 }), new Collect()))).toMatch(/the file has 0 lines/);
+    expect(errorOf(() => readPage(scanner(five), pageOpts({ offset: 5 }), new Collect()))).toMatch(/^past-end: offset 5 is at or past the end: the file has 5 lines/);
+    expect(errorOf(() => readPage(scanner(''), pageOpts({ offset: 1 }), new Collect()))).toMatch(/the file has 0 lines/);
   });
 
   it('stops before a line that would overflow the byte cap', () => {

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LinewiseError } from '../../src/core/errors.js';
 import { parseRows } from '../../src/core/rows.js';
-import { esc } from '../helpers.js';
+import { esc, errorOf as rowsError } from '../helpers.js';
 
 const parse = (s: string | Buffer) =>
   parseRows(typeof s === 'string' ? Buffer.from(s, 'latin1') : s, 'rows').map((r) => `${r.path ?? ''}|${r.line}|${esc(r.bytes)}`);
 
-function errorOf(s: string): string {
-  try {
-    parseRows(Buffer.from(s, 'latin1'), 'rows');
-  } catch (e) {
-    if (e instanceof LinewiseError) return `${e.code}: ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
+const errorOf = (s: string) => rowsError(() => parseRows(Buffer.from(s, 'latin1'), 'rows'));
 
 describe('parseRows', () => {
   it('splits a row at its first tab and keeps the line verbatim', () => {
