@@ -136,7 +136,15 @@ class BlockFinder implements Finder {
   private at = -2;
   private usable = false;
 
-  constructor(private readonly re: RegExp) {}
+  /**
+   * `fallback` (the literal prefilter, when the pattern has one) finds the candidates in a block
+   * the RegExp cannot run over (one that is not ASCII): without it every line of such a block
+   * would be decoded and tested, ten times slower on a log with a few accented words.
+   */
+  constructor(
+    private readonly re: RegExp,
+    private readonly fallback: Finder | undefined,
+  ) {}
 
   reset(buf: Buffer, start: number, end: number): void {
     this.start = start;
@@ -147,10 +155,14 @@ class BlockFinder implements Finder {
     // so lines are tested. A lone "\r" (text, where "." must match it): not usable.
     this.exact = this.usable && this.text.indexOf('\r') === -1;
     if (this.usable && !this.exact && LONE_CR.test(this.text)) this.usable = false;
+    if (!this.usable && this.fallback !== undefined) {
+      this.text = '';
+      this.fallback.reset(buf, start, end);
+    }
   }
 
   next(from: number): number {
-    if (!this.usable) return from; // every line is a candidate (callers stop at the block's end)
+    if (!this.usable) return this.fallback === undefined ? from : this.fallback.next(from); // from: every line is a candidate
     if (this.at === -1 || this.at >= from) return this.at;
     const re = this.re;
     re.lastIndex = from - this.start;
@@ -211,8 +223,11 @@ export class LineSearcher {
     // enough; else the literal prefilter; else every line is tested.
     const lits = pattern.literals;
     if (lits !== undefined && pattern.pureLiteral) this.finder = new BytesFinder(lits, true);
-    else if (pattern.block !== undefined) this.finder = new BlockFinder(pattern.block);
-    else if (lits !== undefined) this.finder = pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
+    else {
+      const literal = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
+      if (pattern.block === undefined) this.finder = literal;
+      else this.finder = new BlockFinder(pattern.block, literal);
+    }
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
     this.visitor = (buf, start, end, ends) => this.visit(buf, start, end, ends);
