@@ -5,7 +5,7 @@
 // Why one reused buffer and synchronous reads: a fresh Buffer or an `await` per chunk or per
 // line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
 
-import { countByIndexOf, simdNewlineCounter } from './newlines.js';
+import { countByIndexOf, type NewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
 
 /** Reads up to `length` bytes into `buf` at `offset`; returns how many, 0 at end of input. */
 export type ReadFn = (buf: Uint8Array, offset: number, length: number) => number;
@@ -84,9 +84,26 @@ export class LineScanner {
   ) {
     if (size < 16) throw new RangeError('LineScanner buffer must hold at least 16 bytes');
     const simd = simdNewlineCounter(size);
+    this.simd = simd;
     this.buf = simd?.buffer ?? Buffer.allocUnsafe(size);
     this.countNewlines = simd ? simd.count : (start, end) => countByIndexOf(this.buf, start, end);
     this.view = this.buf.subarray(0, 0);
+  }
+
+  /** the kernel whose memory holds `buf`, until released */
+  private simd: NewlineCounter | undefined;
+
+  /**
+   * Ends the scan and gives the buffer back for the next scanner (grep opens one per file).
+   * The scanner reads nothing more afterwards: it behaves as at the end of its input.
+   */
+  release(): void {
+    this.eof = true;
+    this.pos = this.end = this.searched = 0;
+    this.midLine = false;
+    this.view = this.buf.subarray(0, 0);
+    if (this.simd !== undefined) releaseNewlineCounter(this.simd);
+    this.simd = undefined;
   }
 
   /** Offset in the input of the next byte not yet handed on or skipped. */

@@ -76,9 +76,11 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     return false;
   };
 
-  const readRules = (dirAbs: string, base: string, rules: readonly Rules[]): readonly Rules[] => {
+  const readRules = (dirAbs: string, base: string, rules: readonly Rules[], entries: readonly fs.Dirent[]): readonly Rules[] => {
     let ig: Ignore | undefined;
     for (const name of ['.gitignore', '.ignore']) {
+      // Only names the listing holds: a failed open per directory costs more than the search of a small file.
+      if (!entries.some((e) => e.name === name)) continue;
       let text: string;
       try {
         text = fs.readFileSync(path.join(dirAbs, name), 'utf8');
@@ -104,7 +106,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       yield { error: fileError(e, shown(rel) || '.') };
       return;
     }
-    const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules);
+    const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules, entries);
     entries.sort(byName);
     for (const entry of entries) {
       const name = entry.name;
