@@ -293,23 +293,29 @@ export class LineSearcher {
     while (this.selected < this.max && pos < end) {
       if (this.countLines) {
         // counted up to where the finder starts, so a deadline message can name the line
-        this.line += countLF(buf, counted, pos);
+        if (counted < pos) this.line += countLF(buf, counted, pos);
         counted = pos;
         this.testing = this.line;
       }
       const hit = finder.next(pos);
       if (hit === -1) break;
-      // hit may be the "\n" itself (a zero-width match at the end of a line): search before it
-      let ls = hit > pos ? buf.lastIndexOf(LF, hit - 1) + 1 : pos;
-      if (ls < pos) ls = pos;
-      const nl = buf.indexOf(LF, hit);
+      // The line at pos first: when most lines hit, that is the one, and one indexOf finds both
+      // ends. Else back from the hit. (hit may be the "\n" itself: a zero-width match at a line's end.)
+      let ls = pos;
+      let nl = buf.indexOf(LF, pos);
+      if (nl !== -1 && nl < hit) {
+        ls = buf.lastIndexOf(LF, hit - 1) + 1;
+        nl = buf.indexOf(LF, hit);
+      }
       const le = nl === -1 || nl >= end ? end : nl + 1;
-      if (this.countLines) this.line += countLF(buf, counted, ls);
-      counted = ls;
+      if (this.countLines && counted < ls) this.line += countLF(buf, counted, ls);
       if (finder.exact || this.matches(this.line, buf, ls, le)) {
         this.selected++;
         this.sink.match(this.line, buf, ls, le);
       }
+      // Past this line, counted: when most lines hold the literal, no count runs at all.
+      if (this.countLines && buf[le - 1] === LF) this.line++;
+      counted = le;
       pos = le;
     }
     if (this.countLines) this.line += countLF(buf, counted, end) + (end > start && buf[end - 1] !== LF ? 1 : 0);
