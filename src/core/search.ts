@@ -53,12 +53,22 @@ interface Finder {
   exact: boolean;
 }
 
-/** Case-sensitive: Buffer.indexOf per literal, each result kept until passed. */
+/**
+ * Case-sensitive: Buffer.indexOf per literal, each result kept until passed.
+ *
+ * Each literal is searched from its rarest byte in the file's first block (the anchor): indexOf
+ * skips ahead with memchr on a needle's first byte, so a needle that starts with a byte found on
+ * every line (`req=` in a log) is searched at half the speed of one that starts with a rare one.
+ * The bytes before the anchor are compared where the rest is found.
+ */
 class BytesFinder implements Finder {
   readonly exact: boolean;
   private buf!: Buffer;
   private end = 0;
   private readonly at: number[];
+  /** index in each literal of the byte indexOf looks for first; undefined until a block is seen */
+  private anchors: number[] | undefined;
+  private tails: Buffer[] = [];
 
   constructor(
     private readonly literals: Buffer[],
@@ -68,10 +78,38 @@ class BytesFinder implements Finder {
     this.exact = pure;
   }
 
-  reset(buf: Buffer, _start: number, end: number): void {
+  reset(buf: Buffer, start: number, end: number): void {
     this.buf = buf;
     this.end = end;
     this.at.fill(-2);
+    if (this.anchors === undefined) this.chooseAnchors(buf, start, end);
+  }
+
+  private chooseAnchors(buf: Buffer, start: number, end: number): void {
+    const counts = new Uint32Array(256);
+    for (let i = start; i < end; i++) counts[buf[i]!]! += 1;
+    this.anchors = this.literals.map((lit) => {
+      let best = 0;
+      for (let j = 1; j < lit.length; j++) if (counts[lit[j]!]! < counts[lit[best]!]!) best = j;
+      return best;
+    });
+    this.tails = this.literals.map((lit, k) => lit.subarray(this.anchors![k]));
+  }
+
+  /** Start of the first occurrence of literal k at or after `from` in the block, or -1. */
+  private find(k: number, from: number): number {
+    const lit = this.literals[k]!;
+    const a = this.anchors![k]!;
+    const tail = this.tails[k]!;
+    const buf = this.buf;
+    for (let p = from + a; ; p++) {
+      p = buf.indexOf(tail, p);
+      if (p === -1 || p - a >= this.end) return -1;
+      const s = p - a;
+      let j = 0;
+      while (j < a && buf[s + j] === lit[j]) j++;
+      if (j === a) return s;
+    }
   }
 
   next(from: number): number {
@@ -80,8 +118,7 @@ class BytesFinder implements Finder {
       let p = this.at[i]!;
       if (p === -1) continue;
       if (p < from) {
-        p = this.buf.indexOf(this.literals[i]!, from);
-        if (p >= this.end) p = -1;
+        p = this.find(i, from);
         this.at[i] = p;
         if (p === -1) continue;
       }

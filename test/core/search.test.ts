@@ -72,6 +72,14 @@ describe('LineSearcher', () => {
     expect(search(input, ['NEEDLE'], { ignoreCase: true }, {}, [13], 64)).toEqual(['51:needle here\\r\\n', '82:last needle']);
   });
 
+  it('finds a literal from its rarest byte, checking the bytes before it (at a block start too)', () => {
+    // "q" and "=" are on every line, "b" is rare: the search starts at "beef" and checks "req=" before it
+    const input = Buffer.from(`${'req=00 status\n'.repeat(40)}xeq=beef\nbeef\nreq=beef!\n${'req=11\n'.repeat(9)}req=beef`);
+    expect(search(input, ['req=beef'], { fixed: true }, {}, [11], 64)).toEqual(['43:req=beef!\\n', '53:req=beef']);
+    expect(search(input, ['req=beef', 'xeq'], { fixed: true }, {}, [64], 32)).toEqual(['41:xeq=beef\\n', '43:req=beef!\\n', '53:req=beef']);
+    expect(search(input, ['req=beef'], { fixed: true }, { noNumbers: true }, [5], 16)).toHaveLength(2);
+  });
+
   it('matches a line longer than the buffer as a whole, and refuses one past the bound', () => {
     const input = Buffer.from(`a\n${'x'.repeat(200)}END\r\nb\n`);
     expect(search(input, ['END$'], {}, {}, [5], 16)).toEqual([`2:${'x'.repeat(200)}END\\r\\n`]);
