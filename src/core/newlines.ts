@@ -31,6 +31,9 @@ export function releaseNewlineCounter(c: NewlineCounter): void {
   pool.set(c.buffer.length, list);
 }
 
+/** Each kernel's ASCII lower-casing function, by its memory. */
+const folds = new WeakMap<ArrayBuffer, (start: number, end: number) => void>();
+
 /** A kernel with its own small memory, for counting bytes that live elsewhere (copied in). */
 let scratch: NewlineCounter | null | undefined;
 
@@ -89,5 +92,33 @@ export function simdNewlineCounter(size: number): NewlineCounter | undefined {
   const buffer = Buffer.from(memory.buffer, 0, size);
   const count = instance.exports.count as (start: number, end: number) => number;
   kernels.set(memory.buffer, count);
+  folds.set(memory.buffer, instance.exports.fold as (start: number, end: number) => void);
   return { buffer, count };
 }
+
+/** A scratch buffer in WebAssembly memory whose ASCII letters `fold` lower-cases in place. */
+export interface AsciiFolder {
+  readonly buffer: Buffer;
+  /** lower-cases A-Z in buffer[start, end) */
+  fold(start: number, end: number): void;
+}
+
+let folder: AsciiFolder | null | undefined;
+
+/**
+ * The one shared folder (256 KiB), or undefined without WebAssembly SIMD. Shared: its bytes
+ * are valid until the next user writes into it, so a user checks `lastFoldUser` before reading.
+ */
+export function asciiFolder(): AsciiFolder | undefined {
+  if (folder === undefined) {
+    const c = simdNewlineCounter(FOLD_SIZE);
+    folder = c === undefined ? null : { buffer: c.buffer, fold: folds.get(c.buffer.buffer as ArrayBuffer)! };
+  }
+  return folder ?? undefined;
+}
+
+/** The size of the folder's buffer: blocks larger than this are searched another way. */
+export const FOLD_SIZE = 1 << 18;
+
+/** Whoever wrote into the shared folder last (see asciiFolder). */
+export const foldUser: { current: unknown } = { current: undefined };
