@@ -215,12 +215,14 @@ class BlockFinder implements Finder {
   constructor(
     private readonly re: RegExp,
     private readonly fallback: Finder | undefined,
+    /** the pattern matches ASCII only: any block may be read as latin1 (pattern.blockAnyBytes) */
+    private readonly anyBytes = false,
   ) {}
 
   reset(buf: Buffer, start: number, end: number): void {
     this.start = start;
     this.at = -2;
-    this.usable = isAscii(buf.subarray(start, end));
+    this.usable = this.anyBytes || isAscii(buf.subarray(start, end));
     this.text = this.usable ? buf.toString('latin1', start, end) : '';
     // No "\r": exact. Only "\r\n": a superset (m-mode ^ also matches between "\r" and "\n"),
     // so lines are tested. A lone "\r" (text, where "." must match it): not usable.
@@ -297,7 +299,7 @@ export class LineSearcher {
     else {
       const literal = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
       if (pattern.block === undefined) this.finder = literal;
-      else this.finder = new BlockFinder(pattern.block, literal);
+      else this.finder = new BlockFinder(pattern.block, literal, pattern.blockAnyBytes);
     }
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
