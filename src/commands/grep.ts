@@ -336,6 +336,7 @@ class GrepRun {
     const cur = this.cur;
     this.cur = undefined;
     cur?.text.input.close();
+    cur?.text.scanner.release(); // its buffer serves the next file
   }
 
   /** Abandons the file being searched (after a deadline). */

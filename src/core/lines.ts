@@ -5,7 +5,7 @@
 // Why one reused buffer and synchronous reads: a fresh Buffer or an `await` per chunk or per
 // line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
 
-import { countLF, simdNewlineCounter } from './newlines.js';
+import { countLF, type NewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
 
 /** Reads up to `length` bytes into `buf` at `offset`; returns how many, 0 at end of input. */
 export type ReadFn = (buf: Uint8Array, offset: number, length: number) => number;
@@ -71,6 +71,8 @@ export class LineScanner {
    * memory (see `skip`); until then countLF copies through a shared kernel.
    */
   private kernel: ((start: number, end: number) => number) | undefined;
+  /** the kernel whose memory holds `buf` since moveIntoKernel, until released */
+  private simd: NewlineCounter | undefined;
   /** buf[0, end): `indexOf` must never see stale bytes past `end` */
   private view: Buffer;
   private pos = 0;
@@ -92,6 +94,19 @@ export class LineScanner {
     // small files; the buffer moves into a kernel only when a long skip makes it pay.
     this.buf = Buffer.allocUnsafe(size);
     this.view = this.buf.subarray(0, 0);
+  }
+
+  /**
+   * Ends the scan and gives a counting kernel back for the next scanner (grep opens one per
+   * file). The scanner reads nothing more afterwards: it behaves as at the end of its input.
+   */
+  release(): void {
+    this.eof = true;
+    this.pos = this.end = this.searched = 0;
+    this.midLine = false;
+    this.view = this.buf.subarray(0, 0);
+    if (this.simd !== undefined) releaseNewlineCounter(this.simd);
+    this.simd = undefined;
   }
 
   /** Offset in the input of the next byte not yet handed on or skipped. */
@@ -193,6 +208,8 @@ export class LineScanner {
    * (`ends` false), and the call that completes it covers that line alone. For grep's block search.
    */
   scanBlocks(visit: PieceVisitor): boolean {
+    // grep numbers every line it passes: count in place (countLF finds this buffer's kernel).
+    if (this.kernel === undefined) this.moveIntoKernel();
     for (;;) {
       const view = this.view;
       // Forward first, to the first "\n" among the new bytes, so a long line is never scanned twice.
@@ -211,7 +228,10 @@ export class LineScanner {
     }
   }
 
-  /** Moves the buffer into a SIMD kernel's memory, so whole buffers are counted in place. */
+  /**
+   * Moves the buffer into a SIMD kernel's memory (a released one when there is one), so whole
+   * buffers are counted in place.
+   */
   private moveIntoKernel(): void {
     const simd = simdNewlineCounter(this.buf.length);
     if (simd === undefined) {
@@ -219,6 +239,7 @@ export class LineScanner {
       return;
     }
     simd.buffer.set(this.view);
+    this.simd = simd;
     this.buf = simd.buffer;
     this.view = this.buf.subarray(0, this.end);
     this.kernel = simd.count;

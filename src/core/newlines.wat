@@ -1,5 +1,7 @@
 ;; Counts "\n" bytes in memory[p, end) with 128-bit SIMD: the kernel behind skipping and counting
 ;; lines at memory speed (Buffer.indexOf once per line costs a call per line; this costs none).
+;; "fold" lower-cases ASCII letters in place, for grep -i's literal prefilter (Buffer.indexOf on the
+;; folded copy of a block instead of a case-insensitive RegExp over a string of it).
 ;; Built into src/core/newlines-wasm.ts by scripts/build-wasm.mjs; the test checks they agree.
 (module
   (memory (export "memory") 1)
@@ -33,4 +35,28 @@
         (local.set $n (i32.add (local.get $n) (i32.eq (i32.load8_u (local.get $p)) (i32.const 10))))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $tail)))
-    (local.get $n)))
+    (local.get $n))
+  (func (export "fold") (param $p i32) (param $end i32)
+    (local $v v128) (local $a v128) (local $z v128) (local $bit v128) (local $b i32)
+    (local.set $a (i8x16.splat (i32.const 64)))   ;; 'A' - 1
+    (local.set $z (i8x16.splat (i32.const 91)))   ;; 'Z' + 1
+    (local.set $bit (i8x16.splat (i32.const 32)))
+    (block $vectorsDone
+      (loop $vectors
+        (br_if $vectorsDone (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
+        (local.set $v (v128.load (local.get $p)))
+        ;; unsigned compares: bytes >= 0x80 are never letters
+        (v128.store (local.get $p)
+          (v128.or (local.get $v)
+            (v128.and (local.get $bit)
+              (v128.and (i8x16.gt_u (local.get $v) (local.get $a)) (i8x16.lt_u (local.get $v) (local.get $z))))))
+        (local.set $p (i32.add (local.get $p) (i32.const 16)))
+        (br $vectors)))
+    (block $tailDone
+      (loop $tail
+        (br_if $tailDone (i32.ge_u (local.get $p) (local.get $end)))
+        (local.set $b (i32.load8_u (local.get $p)))
+        (if (i32.and (i32.gt_u (local.get $b) (i32.const 64)) (i32.lt_u (local.get $b) (i32.const 91)))
+          (then (i32.store8 (local.get $p) (i32.or (local.get $b) (i32.const 32)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $tail)))))

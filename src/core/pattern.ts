@@ -32,6 +32,12 @@ export interface CompiledPattern {
    * it lies inside one line and that line matches; with them it finds a superset of the lines.
    */
   block: RegExp | undefined;
+  /**
+   * Every part of the pattern matches ASCII characters only (see `asciiOnly`): `block` then
+   * finds the same lines in a block read as latin1 (one character per byte) whatever it holds,
+   * since a non-ASCII character, or a byte that is not UTF-8, is no ASCII character either way.
+   */
+  blockAnyBytes: boolean;
 }
 
 /** Characters with a meaning in a Unicode-mode pattern: escaped for -F. */
@@ -64,6 +70,7 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
   const regex = new RegExp(body, flags);
   const all = new RegExp(body, `g${flags}`);
   const block = sources.every(blockSafe) ? new RegExp(body, o.ignoreCase ? 'gimu' : 'gmu') : undefined;
+  const blockAnyBytes = block !== undefined && !o.ignoreCase && !o.word && sources.every(asciiOnly);
 
   // Every branch of every pattern must yield a literal, or nothing can be ruled out.
   const found: string[] = [];
@@ -73,7 +80,7 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
     for (const b of branches) {
       const lit = o.ignoreCase ? foldSafe(b.literal) : b.literal;
       if (lit === '' || lit.includes('\n')) {
-        return { regex, all, literals: undefined, literalsFoldCase: false, pureLiteral: false, block };
+        return { regex, all, literals: undefined, literalsFoldCase: false, pureLiteral: false, block, blockAnyBytes };
       }
       found.push(lit);
       // A "\r" found in the bytes may be the first half of a "\r\n" terminator, which the
@@ -82,7 +89,7 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
     }
   }
   const literals = [...new Set(found)].map((s) => Buffer.from(s, 'utf8'));
-  return { regex, all, literals, literalsFoldCase: o.ignoreCase === true, pureLiteral: pure, block };
+  return { regex, all, literals, literalsFoldCase: o.ignoreCase === true, pureLiteral: pure, block, blockAnyBytes };
 }
 
 /**
@@ -110,6 +117,31 @@ export function blockSafe(source: string): boolean {
       if ('sWDpPnrxuc0'.includes(source[i + 1] ?? '')) return false;
       i++;
     }
+  }
+  return true;
+}
+
+/**
+ * True when every character `source` can match is ASCII, and every assertion in it looks only at
+ * ASCII characters: the source is ASCII, with no `.`, no negated class, and no escape but \d \w
+ * \b \B, back references and escaped punctuation. (Without `i`: under `iu`, \w and letters
+ * such as k and s also match U+212A and U+017F.) Conservative: a safe pattern may be refused.
+ */
+export function asciiOnly(source: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c >= 0x80) return false;
+    const ch = source[i]!;
+    if (ch === '\\') {
+      const e = source[i + 1] ?? '';
+      if (/[A-Za-z]/.test(e) && !'dwbBk'.includes(e)) return false;
+      i++;
+    } else if (inClass) inClass = ch !== ']';
+    else if (ch === '[') {
+      if (source[i + 1] === '^') return false;
+      inClass = true;
+    } else if (ch === '.') return false;
   }
   return true;
 }

@@ -9,7 +9,7 @@
 //   rules a line out before it is decoded.
 
 import { isAscii } from 'node:buffer';
-import { countLF } from './newlines.js';
+import { asciiFolder, type AsciiFolder, countLF, FOLD_SIZE, foldUser } from './newlines.js';
 import { LinewiseError } from './errors.js';
 import { terminatorLength, type PieceVisitor } from './lines.js';
 import type { CompiledPattern } from './pattern.js';
@@ -53,12 +53,22 @@ interface Finder {
   exact: boolean;
 }
 
-/** Case-sensitive: Buffer.indexOf per literal, each result kept until passed. */
+/**
+ * Case-sensitive: Buffer.indexOf per literal, each result kept until passed.
+ *
+ * Each literal is searched from its rarest byte in the file's first block (the anchor): indexOf
+ * skips ahead with memchr on a needle's first byte, so a needle that starts with a byte found on
+ * every line (`req=` in a log) is searched at half the speed of one that starts with a rare one.
+ * The bytes before the anchor are compared where the rest is found.
+ */
 class BytesFinder implements Finder {
   readonly exact: boolean;
   private buf!: Buffer;
   private end = 0;
   private readonly at: number[];
+  /** index in each literal of the byte indexOf looks for first; undefined until a block is seen */
+  private anchors: number[] | undefined;
+  private tails: Buffer[] = [];
 
   constructor(
     private readonly literals: Buffer[],
@@ -68,10 +78,38 @@ class BytesFinder implements Finder {
     this.exact = pure;
   }
 
-  reset(buf: Buffer, _start: number, end: number): void {
+  reset(buf: Buffer, start: number, end: number): void {
     this.buf = buf;
     this.end = end;
     this.at.fill(-2);
+    if (this.anchors === undefined) this.chooseAnchors(buf, start, end);
+  }
+
+  private chooseAnchors(buf: Buffer, start: number, end: number): void {
+    const counts = new Uint32Array(256);
+    for (let i = start; i < end; i++) counts[buf[i]!]! += 1;
+    this.anchors = this.literals.map((lit) => {
+      let best = 0;
+      for (let j = 1; j < lit.length; j++) if (counts[lit[j]!]! < counts[lit[best]!]!) best = j;
+      return best;
+    });
+    this.tails = this.literals.map((lit, k) => lit.subarray(this.anchors![k]));
+  }
+
+  /** Start of the first occurrence of literal k at or after `from` in the block, or -1. */
+  private find(k: number, from: number): number {
+    const lit = this.literals[k]!;
+    const a = this.anchors![k]!;
+    const tail = this.tails[k]!;
+    const buf = this.buf;
+    for (let p = from + a; ; p++) {
+      p = buf.indexOf(tail, p);
+      if (p === -1 || p - a >= this.end) return -1;
+      const s = p - a;
+      let j = 0;
+      while (j < a && buf[s + j] === lit[j]) j++;
+      if (j === a) return s;
+    }
   }
 
   next(from: number): number {
@@ -80,8 +118,7 @@ class BytesFinder implements Finder {
       let p = this.at[i]!;
       if (p === -1) continue;
       if (p < from) {
-        p = this.buf.indexOf(this.literals[i]!, from);
-        if (p >= this.end) p = -1;
+        p = this.find(i, from);
         this.at[i] = p;
         if (p === -1) continue;
       }
@@ -92,28 +129,62 @@ class BytesFinder implements Finder {
 }
 
 /**
- * ASCII case-insensitive: the block read as latin1 (one character per byte, so positions are
- * byte offsets) and a non-Unicode `gi` RegExp of the literals, which folds ASCII only.
+ * ASCII case-insensitive. With WebAssembly SIMD: the block is copied into a scratch buffer, its
+ * ASCII letters lower-cased there by a SIMD kernel, and the lower-cased literals found with
+ * Buffer.indexOf (from their rarest byte, as BytesFinder): positions are the block's own.
+ * Without it, or for a block larger than the scratch buffer (a long line): the block read as
+ * latin1 (one character per byte) and a non-Unicode `gi` RegExp of the literals, which folds
+ * ASCII only. The literals are ASCII without k or s (pattern.ts, foldSafe).
  */
 class FoldFinder implements Finder {
   readonly exact = false;
   private text = '';
   private start = 0;
+  private end = 0;
   private at = -2;
   private readonly re: RegExp;
+  private readonly lower: BytesFinder;
+  private buf!: Buffer;
+  /** the block is in the folder (not in `text`) */
+  private folded = false;
 
   constructor(literals: Buffer[]) {
     this.re = new RegExp(literals.map((l) => l.toString('latin1').replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'), 'gi');
+    this.lower = new BytesFinder(
+      literals.map((l) => Buffer.from(l.toString('latin1').toLowerCase(), 'latin1')),
+      false,
+    );
   }
 
   reset(buf: Buffer, start: number, end: number): void {
-    this.text = buf.toString('latin1', start, end);
+    this.buf = buf;
     this.start = start;
+    this.end = end;
     this.at = -2;
+    const folder = end - start <= FOLD_SIZE ? asciiFolder() : undefined;
+    this.folded = folder !== undefined;
+    if (folder !== undefined) {
+      this.text = '';
+      this.load(folder);
+    } else this.text = buf.toString('latin1', start, end);
+  }
+
+  /** Copies the block into the folder and lower-cases it; the folder's offsets are `start`-based. */
+  private load(folder: AsciiFolder): void {
+    folder.buffer.set(this.buf.subarray(this.start, this.end), 0);
+    folder.fold(0, this.end - this.start);
+    foldUser.current = this;
+    this.lower.reset(folder.buffer, 0, this.end - this.start);
   }
 
   next(from: number): number {
     if (this.at === -1 || this.at >= from) return this.at;
+    if (this.folded) {
+      if (foldUser.current !== this) this.load(asciiFolder()!); // another search used the scratch
+      const p = this.lower.next(from - this.start);
+      this.at = p === -1 ? -1 : p + this.start;
+      return this.at;
+    }
     this.re.lastIndex = from - this.start;
     const m = this.re.exec(this.text);
     this.at = m ? m.index + this.start : -1;
@@ -136,21 +207,35 @@ class BlockFinder implements Finder {
   private at = -2;
   private usable = false;
 
-  constructor(private readonly re: RegExp) {}
+  /**
+   * `fallback` (the literal prefilter, when the pattern has one) finds the candidates in a block
+   * the RegExp cannot run over (one that is not ASCII): without it every line of such a block
+   * would be decoded and tested, ten times slower on a log with a few accented words.
+   */
+  constructor(
+    private readonly re: RegExp,
+    private readonly fallback: Finder | undefined,
+    /** the pattern matches ASCII only: any block may be read as latin1 (pattern.blockAnyBytes) */
+    private readonly anyBytes = false,
+  ) {}
 
   reset(buf: Buffer, start: number, end: number): void {
     this.start = start;
     this.at = -2;
-    this.usable = isAscii(buf.subarray(start, end));
+    this.usable = this.anyBytes || isAscii(buf.subarray(start, end));
     this.text = this.usable ? buf.toString('latin1', start, end) : '';
     // No "\r": exact. Only "\r\n": a superset (m-mode ^ also matches between "\r" and "\n"),
     // so lines are tested. A lone "\r" (text, where "." must match it): not usable.
     this.exact = this.usable && this.text.indexOf('\r') === -1;
     if (this.usable && !this.exact && LONE_CR.test(this.text)) this.usable = false;
+    if (!this.usable && this.fallback !== undefined) {
+      this.text = '';
+      this.fallback.reset(buf, start, end);
+    }
   }
 
   next(from: number): number {
-    if (!this.usable) return from; // every line is a candidate (callers stop at the block's end)
+    if (!this.usable) return this.fallback === undefined ? from : this.fallback.next(from); // from: every line is a candidate
     if (this.at === -1 || this.at >= from) return this.at;
     const re = this.re;
     re.lastIndex = from - this.start;
@@ -211,8 +296,11 @@ export class LineSearcher {
     // enough; else the literal prefilter; else every line is tested.
     const lits = pattern.literals;
     if (lits !== undefined && pattern.pureLiteral) this.finder = new BytesFinder(lits, true);
-    else if (pattern.block !== undefined) this.finder = new BlockFinder(pattern.block);
-    else if (lits !== undefined) this.finder = pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
+    else {
+      const literal = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
+      if (pattern.block === undefined) this.finder = literal;
+      else this.finder = new BlockFinder(pattern.block, literal, pattern.blockAnyBytes);
+    }
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
     this.visitor = (buf, start, end, ends) => this.visit(buf, start, end, ends);
@@ -278,23 +366,29 @@ export class LineSearcher {
     while (this.selected < this.max && pos < end) {
       if (this.countLines) {
         // counted up to where the finder starts, so a deadline message can name the line
-        this.line += countLF(buf, counted, pos);
+        if (counted < pos) this.line += countLF(buf, counted, pos);
         counted = pos;
         this.testing = this.line;
       }
       const hit = finder.next(pos);
       if (hit === -1) break;
-      // hit may be the "\n" itself (a zero-width match at the end of a line): search before it
-      let ls = hit > pos ? buf.lastIndexOf(LF, hit - 1) + 1 : pos;
-      if (ls < pos) ls = pos;
-      const nl = buf.indexOf(LF, hit);
+      // The line at pos first: when most lines hit, that is the one, and one indexOf finds both
+      // ends. Else back from the hit. (hit may be the "\n" itself: a zero-width match at a line's end.)
+      let ls = pos;
+      let nl = buf.indexOf(LF, pos);
+      if (nl !== -1 && nl < hit) {
+        ls = buf.lastIndexOf(LF, hit - 1) + 1;
+        nl = buf.indexOf(LF, hit);
+      }
       const le = nl === -1 || nl >= end ? end : nl + 1;
-      if (this.countLines) this.line += countLF(buf, counted, ls);
-      counted = ls;
+      if (this.countLines && counted < ls) this.line += countLF(buf, counted, ls);
       if (finder.exact || this.matches(this.line, buf, ls, le)) {
         this.selected++;
         this.sink.match(this.line, buf, ls, le);
       }
+      // Past this line, counted: when most lines hold the literal, no count runs at all.
+      if (this.countLines && buf[le - 1] === LF) this.line++;
+      counted = le;
       pos = le;
     }
     if (this.countLines) this.line += countLF(buf, counted, end) + (end > start && buf[end - 1] !== LF ? 1 : 0);

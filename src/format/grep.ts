@@ -28,6 +28,10 @@ export interface GrepPrinterOptions {
 /** Prints rows for every file of one grep run; `file(path)` names the file the next rows are from. */
 export class TextGrep implements MatchSink {
   private prefix = '';
+  /** the prefix as bytes, for rows written without a string (plain style only) */
+  private prefixBytes: Uint8Array = new Uint8Array(0);
+  /** rows are undecorated: numbers and paths go out as bytes (Output.row) */
+  private readonly plain: boolean;
   private printed = false;
   private readonly open: Buffer;
   private readonly close: Buffer;
@@ -39,13 +43,21 @@ export class TextGrep implements MatchSink {
     const [open = '', close = ''] = o.rowStyle.match('\u0000').split('\u0000');
     this.open = Buffer.from(open);
     this.close = Buffer.from(close);
+    this.plain = o.rowStyle.number('1') === '1' && this.open.length === 0;
   }
 
   file(path: string): void {
     this.prefix = this.o.withPath ? `${this.o.rowStyle.path(path)}${this.o.nul ? '\0' : '\t'}` : '';
+    this.prefixBytes = Buffer.from(this.prefix, 'utf8');
   }
 
   match(line: number, buf: Buffer, start: number, end: number): void {
+    if (this.plain) {
+      this.printed = true;
+      this.out.row(this.prefixBytes, line, buf, start, end);
+      this.tail(buf, start, end);
+      return;
+    }
     this.head(line);
     const ranges = this.open.length > 0 && this.o.ranges ? this.o.ranges(buf, start, end) : undefined;
     if (ranges === undefined || ranges.length === 0) this.out.bytes(buf, start, end);
@@ -66,6 +78,12 @@ export class TextGrep implements MatchSink {
   }
 
   context(line: number, buf: Buffer, start: number, end: number): void {
+    if (this.plain) {
+      this.printed = true;
+      this.out.row(this.prefixBytes, line, buf, start, end);
+      this.tail(buf, start, end);
+      return;
+    }
     this.head(line);
     this.out.bytes(buf, start, end);
     this.tail(buf, start, end);

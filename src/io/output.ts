@@ -35,6 +35,40 @@ export class Output {
     this.len += n;
   }
 
+  /**
+   * A plain row, `prefix` + the decimal digits of `n` + TAB + bytes `[start, end)` of `b`, put
+   * straight into the buffer: no string per row and one copy of the line. grep prints millions
+   * of rows when most lines match; a string for each row's number cost a third of its time.
+   */
+  row(prefix: Uint8Array, n: number, b: Uint8Array, start: number, end: number): void {
+    if (this.open) this.separate();
+    const need = prefix.length + 17 + (end - start); // 2^53 has 16 digits, then the tab
+    if (this.len + need > SIZE) {
+      this.flush();
+      if (need > SIZE) {
+        // a long line: through the general path, which writes it without buffering
+        this.bytes(prefix);
+        this.text(`${n}\t`);
+        this.bytes(b, start, end);
+        return;
+      }
+    }
+    const buf = this.buf;
+    let at = this.len;
+    if (prefix.length > 0) {
+      buf.set(prefix, at);
+      at += prefix.length;
+    }
+    at = writeDigits(buf, at, n);
+    buf[at++] = 9;
+    if (end > start) {
+      buf.set(b.subarray(start, end), at);
+      at += end - start;
+    }
+    this.written += at - this.len;
+    this.len = at;
+  }
+
   text(s: string): void {
     if (s.length === 0) return;
     if (this.open) this.separate();
@@ -69,4 +103,16 @@ export class Output {
     this.len = 0;
     this.sink.write(chunk);
   }
+}
+
+/** Writes the decimal digits of the non-negative integer `n` at `at`; returns the end. */
+export function writeDigits(buf: Uint8Array, at: number, n: number): number {
+  let digits = 1;
+  for (let k = n; k >= 10; k = Math.floor(k / 10)) digits++;
+  let p = at + digits;
+  do {
+    buf[--p] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  } while (n > 0);
+  return at + digits;
 }

@@ -84,13 +84,14 @@ function bomName(codec: Codec | undefined, length: number): Bom | undefined {
  */
 export function openText(path: string, io: Io, opts: TextOptions = {}): OpenedText {
   const input = openInput(path, io);
+  let scanner: LineScanner | undefined;
   try {
     const head = readHead(input.read, HEAD_BYTES);
     const { codec, bomLength } = chooseDecoding(head, opts.encoding);
     // Undecoded, the mark goes through the scanner and is skipped there, so the scanner's offsets
     // stay file offsets (replace copies untouched stretches by them).
     const bytes = prefixed(codec ? head.subarray(bomLength) : head, input.read, head.length < HEAD_BYTES);
-    const scanner = new LineScanner(codec ? codec.decodeReader(bytes, bomLength) : bytes, opts.bufferSize);
+    scanner = new LineScanner(codec ? codec.decodeReader(bytes, bomLength) : bytes, opts.bufferSize);
     if (!codec && bomLength > 0) {
       scanner.peek(bomLength);
       scanner.skipBytes(bomLength);
@@ -102,6 +103,7 @@ export function openText(path: string, io: Io, opts: TextOptions = {}): OpenedTe
     return { input, scanner, bom: bomName(codec, bomLength), codec };
   } catch (e) {
     input.close();
+    scanner?.release(); // a binary file: its buffer serves the next file of a walk
     throw withPath(e, input.name);
   }
 }

@@ -57,7 +57,9 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
 
   const positive = o.globs.filter((g) => !g.startsWith('!'));
   const include = positive.length > 0 ? factory().add(positive) : undefined;
-  const exclude = factory().add(o.globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1)));
+  const negative = o.globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
+  // Undefined when there is none: an empty matcher still costs a cached lookup per path.
+  const exclude = negative.length > 0 ? factory().add(negative) : undefined;
 
   interface Rules {
     base: string;
@@ -76,9 +78,11 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     return false;
   };
 
-  const readRules = (dirAbs: string, base: string, rules: readonly Rules[]): readonly Rules[] => {
+  const readRules = (dirAbs: string, base: string, rules: readonly Rules[], entries: readonly fs.Dirent[]): readonly Rules[] => {
     let ig: Ignore | undefined;
     for (const name of ['.gitignore', '.ignore']) {
+      // Only names the listing holds: a failed open per directory costs more than the search of a small file.
+      if (!entries.some((e) => e.name === name)) continue;
       let text: string;
       try {
         text = fs.readFileSync(path.join(dirAbs, name), 'utf8');
@@ -104,7 +108,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       yield { error: fileError(e, shown(rel) || '.') };
       return;
     }
-    const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules);
+    const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules, entries);
     entries.sort(byName);
     for (const entry of entries) {
       const name = entry.name;
@@ -125,7 +129,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
         }
       }
       if (isDir) {
-        if (ignored(local, childRel, true) || exclude.ignores(`${childRel}/`)) continue;
+        if (ignored(local, childRel, true) || exclude?.ignores(`${childRel}/`)) continue;
         let real: string;
         try {
           real = fs.realpathSync(childAbs);
@@ -141,7 +145,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       } else if (isFile) {
         if (ignored(local, childRel, false)) continue;
         if (include !== undefined && !include.ignores(childRel)) continue;
-        if (exclude.ignores(childRel)) continue;
+        if (exclude?.ignores(childRel)) continue;
         yield { display: shown(childRel), abs: childAbs, walked: true };
       }
       // sockets, devices and named pipes found by a walk are not searched

@@ -83,7 +83,7 @@ describe('readlines', () => {
   it('refuses a binary file unless -a, and a directory', async () => {
     const r = await run(['readlines', fixture('nul.bin'), '1']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/binary file .*-a\/--text/);
+    expect(r.stderr).toMatch(/binary file \(it has a NUL byte\); use -a to read it as text\n$/);
     const a = await run(['readlines', fixture('nul.bin'), '1', '-a']);
     expect(esc(a.stdout)).toBe('1\\tabc\\x00def\\n');
     const d = await run(['readlines', tmp.dir, '1']);

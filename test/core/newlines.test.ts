@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEWLINES_WASM } from '../../src/core/newlines-wasm.js';
-import { countByIndexOf, simdNewlineCounter } from '../../src/core/newlines.js';
+import { asciiFolder, countByIndexOf, simdNewlineCounter } from '../../src/core/newlines.js';
 import { compileWat, render } from '../../scripts/build-wasm.mjs';
 
 describe('the SIMD newline counter', () => {
@@ -31,6 +31,18 @@ describe('the SIMD newline counter', () => {
     c.buffer.fill(10);
     expect(c.count(0, 1 << 16)).toBe(1 << 16);
     expect(c.count(3, 5000)).toBe(4997);
+  });
+
+  it('property: fold lower-cases ASCII letters and nothing else, at any offset and length', () => {
+    const folder = asciiFolder()!;
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.nat(20), (bytes, at) => {
+        folder.buffer.set(bytes, at);
+        folder.fold(at, at + bytes.length);
+        const want = Buffer.from(bytes).map((b) => (b >= 65 && b <= 90 ? b + 32 : b));
+        expect([...folder.buffer.subarray(at, at + bytes.length)]).toEqual([...want]);
+      }),
+    );
   });
 
   it('is built from newlines.wat as committed', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LinewiseError } from '../../src/core/errors.js';
-import { compilePatterns, requiredLiteral, splitBranches } from '../../src/core/pattern.js';
+import { asciiOnly, compilePatterns, requiredLiteral, splitBranches } from '../../src/core/pattern.js';
 
 const lits = (patterns: string[], o = {}) => compilePatterns(patterns, o).literals?.map((b) => b.toString('utf8'));
 
@@ -68,5 +68,18 @@ describe('literal extraction', () => {
     expect(lits(['Mask-ok'], { ignoreCase: true })).toEqual(['Ma']);
     expect(p.regex.test('MA\u017FK-O\u212A')).toBe(true);
     expect(lits(['élan vital'], { ignoreCase: true })).toEqual(['lan vital']);
+  });
+});
+
+describe('asciiOnly (the block RegExp may read any block as latin1)', () => {
+  it('accepts patterns whose every atom and assertion is ASCII, refuses the rest', () => {
+    for (const p of ['[0-9]{6}', 'took \\d+ms', '\\bERROR\\b', '(a)\\1', 'a(?!b)|c', '[a-z_]+=\\w', 'x\\.y', '^$']) expect(asciiOnly(p), p).toBe(true);
+    for (const p of ['a.b', '[^a]', '\\s', '\\S', '\\W', '\\D', '\\p{L}', 'é', '\\u00e9', '\\x41', 'caf\\xe9']) expect(asciiOnly(p), p).toBe(false);
+  });
+
+  it('is set only without -i and -w', () => {
+    expect(compilePatterns(['[0-9]{6}']).blockAnyBytes).toBe(true);
+    expect(compilePatterns(['[0-9]{6}'], { ignoreCase: true }).blockAnyBytes).toBe(false);
+    expect(compilePatterns(['[0-9]{6}'], { word: true }).blockAnyBytes).toBe(false);
   });
 });

@@ -46,7 +46,7 @@ function reference(input: Buffer, patterns: string[], po: PatternOptions, so: Se
 const ATOMS = ['a', 'b', 'ab', 'x', '\r', '\n', '\r\n', 'é', '\xff', '1', ' '];
 const atom = fc.constantFrom(...ATOMS.map((s) => (s === '\xff' ? Buffer.from([0xff]) : Buffer.from(s, 'utf8'))));
 const content = fc.array(atom, { maxLength: 60 }).map((parts) => Buffer.concat(parts));
-const PATTERNS = [['ab'], ['a$'], ['^b'], ['a.b'], ['b|x'], ['[0-9]'], ['é'], ['^$'], ['ab', 'x'], ['A'], ['a\\r$'], ['\\uFFFD'], ['a(?!b)'], ['(?<=x)a'], ['\\bab\\b'], ['x.*a'], ['b*'], ['^'], ['$'], ['(a)\\1'], ['[^a]b'], ['\\s']];
+const PATTERNS = [['ab'], ['a$'], ['^b'], ['a.b'], ['b|x'], ['[0-9]'], ['é'], ['^$'], ['ab', 'x'], ['A'], ['a\\r$'], ['\\uFFFD'], ['a(?!b)'], ['(?<=x)a'], ['\\bab\\b'], ['x.*a'], ['b*'], ['^'], ['$'], ['(a)\\1'], ['[^a]b'], ['\\s'], ['[0-9]{2}'], ['1(?!é)']];
 
 describe('LineSearcher', () => {
   it('property: selects and numbers the same lines as a line-by-line grep, for any reads, buffer and options', () => {
@@ -70,6 +70,14 @@ describe('LineSearcher', () => {
     const input = Buffer.from(`${'filler line\n'.repeat(50)}needle here\r\n${'more\n'.repeat(30)}last needle`);
     expect(search(input, ['needle'], {}, {}, [7], 64)).toEqual(['51:needle here\\r\\n', '82:last needle']);
     expect(search(input, ['NEEDLE'], { ignoreCase: true }, {}, [13], 64)).toEqual(['51:needle here\\r\\n', '82:last needle']);
+  });
+
+  it('finds a literal from its rarest byte, checking the bytes before it (at a block start too)', () => {
+    // "q" and "=" are on every line, "b" is rare: the search starts at "beef" and checks "req=" before it
+    const input = Buffer.from(`${'req=00 status\n'.repeat(40)}xeq=beef\nbeef\nreq=beef!\n${'req=11\n'.repeat(9)}req=beef`);
+    expect(search(input, ['req=beef'], { fixed: true }, {}, [11], 64)).toEqual(['43:req=beef!\\n', '53:req=beef']);
+    expect(search(input, ['req=beef', 'xeq'], { fixed: true }, {}, [64], 32)).toEqual(['41:xeq=beef\\n', '43:req=beef!\\n', '53:req=beef']);
+    expect(search(input, ['req=beef'], { fixed: true }, { noNumbers: true }, [5], 16)).toHaveLength(2);
   });
 
   it('matches a line longer than the buffer as a whole, and refuses one past the bound', () => {
