@@ -51,13 +51,17 @@ export class TextGrep implements MatchSink {
     this.prefixBytes = Buffer.from(this.prefix, 'utf8');
   }
 
+  /** The fast branch, when nothing is colored: the row goes straight into the output buffer. */
+  private plainRow(line: number, buf: Buffer, start: number, end: number): boolean {
+    if (!this.plain) return false;
+    this.printed = true;
+    this.out.row(this.prefixBytes, line, buf, start, end);
+    this.tail(buf, start, end);
+    return true;
+  }
+
   match(line: number, buf: Buffer, start: number, end: number): void {
-    if (this.plain) {
-      this.printed = true;
-      this.out.row(this.prefixBytes, line, buf, start, end);
-      this.tail(buf, start, end);
-      return;
-    }
+    if (this.plainRow(line, buf, start, end)) return;
     this.head(line);
     const ranges = this.open.length > 0 && this.o.ranges ? this.o.ranges(buf, start, end) : undefined;
     if (ranges === undefined || ranges.length === 0) this.out.bytes(buf, start, end);
@@ -78,12 +82,7 @@ export class TextGrep implements MatchSink {
   }
 
   context(line: number, buf: Buffer, start: number, end: number): void {
-    if (this.plain) {
-      this.printed = true;
-      this.out.row(this.prefixBytes, line, buf, start, end);
-      this.tail(buf, start, end);
-      return;
-    }
+    if (this.plainRow(line, buf, start, end)) return;
     this.head(line);
     this.out.bytes(buf, start, end);
     this.tail(buf, start, end);
