@@ -85,6 +85,7 @@ Past the end is an error that names the line count (exit 2, nothing on stdout):
 Examples:
   $ linewise page big.log                   the first 100 lines, and a footer if more remain
   $ linewise page big.log --offset 100      the next page, as the footer says
+  $ linewise page big.log --last 20         the last 20 lines, numbered (reads the file twice)
   $ linewise page big.log --limit 20 --max-bytes 4096
   $ linewise page huge.log --count-bytes 0  do not read past the page to count the total
   $ linewise page big.log --limit 2 --json  records with the total and the next offset
@@ -210,6 +211,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     .argument('<file>', 'the file, or - for standard input')
     .option('--offset <k>', 'lines to skip (0-based)', count('--offset'), PAGE_DEFAULTS.offset)
     .option('--limit <n>', 'rows at most', count('--limit', 1), PAGE_DEFAULTS.limit)
+    .addOption(new Option('--last <n>', 'the last N lines (a file, not a pipe: it is read twice, to count then to print)').argParser(count('--last', 1)).conflicts(['offset']))
     .option('--max-bytes <b>', 'cap on the bytes printed; a longer single line is shown cut (0: no cap)', count('--max-bytes'), PAGE_DEFAULTS.maxBytes)
     .option('--count-bytes <b>', 'read at most this far past the page to count the total lines', count('--count-bytes'), PAGE_DEFAULTS.countBytes)
     .option('--json', 'JSON Lines: a record per line, then a summary with the total and next offset')

@@ -91,6 +91,30 @@ describe('page', () => {
     expect(JSON.parse(end.stdout.toString().trim().split('\n').at(-1)!)).toMatchObject({ total: 5, remaining: 0, next_offset: null });
   });
 
+  it('--last N prints the last N lines, numbered, with no footer', async () => {
+    const f = tmp.file('last.txt', `${numbered(5, '\r\n')}tail`);
+    const r = await run(['page', f, '--last', '2']);
+    expect(r.status).toBe(0);
+    expect(esc(r.stdout)).toBe('5\\tline 5\\r\\n6\\ttail');
+    const all = await run(['page', f, '--last', '10', '--json']);
+    const recs = all.stdout.toString().trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs.at(-1)).toMatchObject({ type: 'summary', offset: 0, lines: 6, total: 6, next_offset: null });
+    const empty = await run(['page', fixture('empty.txt'), '--last', '3']);
+    expect(empty.status).toBe(0);
+    expect(empty.stdout.length).toBe(0);
+  });
+
+  it('--last refuses standard input (it cannot be read twice) and --offset beside it', async () => {
+    const r = await run(['page', '-', '--last', '2'], { stdin: 'a\nb\nc\n' });
+    expect(r.status).toBe(2);
+    expect(r.stdout.length).toBe(0);
+    expect(r.stderr).toMatch(/^linewise: -: --last reads the file twice .*\n$/);
+    expect(r.stderr.split('\n').length).toBe(2);
+    const both = await run(['page', fixture('crlf.txt'), '--last', '1', '--offset', '1']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toMatch(/^linewise: option '--last <n>' cannot be used with option '--offset <k>'\n$/);
+  });
+
   it('reads standard input', async () => {
     const r = await run(['page', '-', '--limit', '1'], { stdin: 'x\ny\n' });
     expect(r.stdout.toString()).toBe('1\tx\n\n[Read 1 line (lines 1-1 of 2 total). 1 line remaining from offset 1.]\n');
