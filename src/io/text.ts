@@ -5,8 +5,7 @@ import { LinewiseError, withPath } from '../core/errors.js';
 import { LineScanner, type ReadFn } from '../core/lines.js';
 import { type Bom, looksBinary, SNIFF_BYTES } from '../core/sniff.js';
 import { chooseDecoding, type Codec } from './encoding.js';
-import { type Input, openInput } from './input.js';
-import type { Io } from './streams.js';
+import { type Input, type InputSource, openInput } from './input.js';
 
 export interface TextOptions {
   /** read a file with NUL bytes as text (`-a/--text`) */
@@ -82,7 +81,7 @@ function bomName(codec: Codec | undefined, length: number): Bom | undefined {
  * its first bytes (of the decoded text, when decoded) is refused unless `allowBinary`. A byte
  * order mark that contradicts `opts.encoding` is refused. The caller closes `input`.
  */
-export function openText(path: string, io: Io, opts: TextOptions = {}): OpenedText {
+export function openText(path: string, io: InputSource, opts: TextOptions = {}): OpenedText {
   const input = openInput(path, io);
   let scanner: LineScanner | undefined;
   try {
