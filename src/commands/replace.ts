@@ -2,8 +2,6 @@
 // expected rows read from argv, files and standard input; the edit through the engine; the
 // outcome printed (a diff, JSON records, or the current lines of a stale edit).
 
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseRows, type Row } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
@@ -12,7 +10,7 @@ import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replac
 import type { EolMode } from '../core/eol.js';
 import { StaleEditError } from '../engine/stale.js';
 import { fileChangeRecord, lineFields, writeRecord } from '../format/json.js';
-import { fileError } from '../io/input.js';
+import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
 import type { Context } from './context.js';
 
@@ -39,7 +37,7 @@ export interface ReplaceArgs {
 export async function replace(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs): Promise<ExitCode> {
   const stdinUsers = [o.rows === true || o.rows === '-', o.from === '-', o.expect === '-'].filter(Boolean).length;
   if (stdinUsers > 1) throw usage('standard input can feed only one of --rows, --from and --expect');
-  const expect = o.expect === undefined ? [] : expectedLines(parseRows(readSource(ctx, o.expect, '--expect'), o.expect));
+  const expect = o.expect === undefined ? [] : expectedLines(parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect));
   const options: EditRunOptions = {
     eol: o.eol,
     dryRun: o.dryRun,
@@ -71,7 +69,7 @@ async function run(ctx: Context, file: string | undefined, startArg: string | un
     if (startArg !== undefined) throw usage('--rows takes no START or END: each row names its line');
     if (o.text !== undefined || o.from !== undefined) throw usage('--rows brings its own text; --text and --from apply to a range');
     const source = o.rows === true ? '-' : o.rows;
-    const rows = parseRows(readSource(ctx, source, '--rows'), source === '-' ? '<stdin>' : source);
+    const rows = parseRows(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source);
     if (rows.length === 0) ctx.warn('no rows to apply; nothing written');
     return replaceRows(
       rows.map((r) => ({ ...(r.path !== undefined ? { path: r.path } : {}), line: r.line, text: r.bytes, rowNumber: r.rowNumber })),
@@ -99,35 +97,11 @@ function usage(message: string): LinewiseError {
 function newText(ctx: Context, o: ReplaceArgs): Buffer {
   if (o.text !== undefined && o.from !== undefined) throw usage('give the new text once: --text or --from, not both');
   if (o.text !== undefined) return Buffer.from(o.text, 'utf8');
-  if (o.from !== undefined) return readSource(ctx, o.from, '--from');
+  if (o.from !== undefined) return readOptionInput(ctx.io, o.from, '--from');
   if (ctx.io.stdinIsTTY) {
     throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--text "" deletes)');
   }
-  return readSource(ctx, '-', '--from');
-}
-
-/** Reads a whole input given to an option: a file, or "-" for standard input. */
-function readSource(ctx: Context, source: string, what: string): Buffer {
-  if (source === '-') {
-    if (ctx.io.stdinIsTTY && what !== '--from') throw usage(`${what} -: standard input is a terminal; pipe the rows in or name a file`);
-    return readAll(ctx.io.stdin);
-  }
-  try {
-    return fs.readFileSync(path.resolve(ctx.io.cwd, source));
-  } catch (e) {
-    throw fileError(e, source);
-  }
-}
-
-function readAll(read: (buf: Uint8Array, offset: number, length: number) => number): Buffer {
-  const chunks: Buffer[] = [];
-  for (;;) {
-    const buf = Buffer.allocUnsafe(1 << 16);
-    const n = read(buf, 0, buf.length);
-    if (n <= 0) break;
-    chunks.push(buf.subarray(0, n));
-  }
-  return Buffer.concat(chunks);
+  return readOptionInput(ctx.io, '-', '--from');
 }
 
 /** Prints the current lines of every stale file as rows (or JSON records). */
