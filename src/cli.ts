@@ -14,7 +14,7 @@ import { Exit, type ExitCode, LinewiseError } from './core/errors.js';
 import { parseCount } from './core/ranges.js';
 import { plain, type Style } from './format/style.js';
 import { NO_NEWLINE_MARK } from './format/text.js';
-import { encodingNames, prepareEncoding } from './io/encoding.js';
+import { encodingNames, prepareEncoding } from './io/encodings/names.js';
 import { Output } from './io/output.js';
 import { type Io, OutputClosed, processIo } from './io/streams.js';
 

@@ -1,5 +1,5 @@
 // What the first bytes of an input say about it: binary content; and the byte order marks there are.
-// (Which mark a file has is decided with its decoding, in io/encoding.ts chooseDecoding.)
+// (Which mark a file has is decided with its decoding, in io/encodings/decoding.ts chooseDecoding.)
 
 /** Encodings a byte order mark can announce (UTF-32's only under an explicit --encoding). */
 export type Bom = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';

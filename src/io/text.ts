@@ -4,7 +4,8 @@
 import { LinewiseError, withPath } from '../core/errors.js';
 import { LineScanner, type ReadFn } from '../core/lines.js';
 import { type Bom, looksBinary, SNIFF_BYTES } from '../core/sniff.js';
-import { chooseDecoding, type Codec } from './encoding.js';
+import { type Codec } from './encodings/codec.js';
+import { chooseDecoding } from './encodings/decoding.js';
 import { type Input, openInput } from './input.js';
 import type { Io } from './streams.js';
 

@@ -3,10 +3,13 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LinewiseError } from '../../src/core/errors.js';
-import { chunkedReader, LineScanner, type ReadFn } from '../../src/core/lines.js';
-import { type Codec, codecFor, encodingNames, loadEncodings } from '../../src/io/encoding.js';
-import { esc, referenceLines } from '../helpers.js';
+import { LinewiseError } from '../../../src/core/errors.js';
+import { chunkedReader, LineScanner, type ReadFn } from '../../../src/core/lines.js';
+import type { Codec } from '../../../src/io/encodings/codec.js';
+import { codecFor } from '../../../src/io/encodings/decoding.js';
+import { loadEncodings } from '../../../src/io/encodings/iconv.js';
+import { encodingNames } from '../../../src/io/encodings/names.js';
+import { esc, referenceLines } from '../../helpers.js';
 
 beforeAll(() => loadEncodings());
 
