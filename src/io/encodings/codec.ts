@@ -99,44 +99,13 @@ export class CodecImpl implements Codec {
   decodeReader(read: ReadFn, offset = 0): ReadFn {
     const raw = Buffer.allocUnsafe(RAW_CHUNK);
     const decoder = this.backend.decoder();
-    // The round-trip check: what was decoded, encoded again, must equal the bytes read.
-    const encoder = this.backend.encoder();
-    let pending: Buffer = Buffer.alloc(0); // bytes read whose text is not yet encoded back
-    let matched = offset; // file offset of pending[0]
-    let checking = true;
+    const roundTrip = new RoundTripCheck(this.backend, offset, (at) => {
+      if (this.invalidAt === undefined) this.invalidAt = at;
+    });
     let high = ''; // a high surrogate held back until its low half arrives
     let out: Buffer = Buffer.alloc(0);
     let at = 0;
     let done = false;
-
-    const fail = (where: number) => {
-      if (this.invalidAt === undefined) this.invalidAt = where;
-      checking = false;
-      pending = Buffer.alloc(0);
-    };
-    const check = (chunk: Buffer | undefined, text: string, utf8: Buffer, last: boolean) => {
-      if (!checking) return;
-      if (chunk) pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      let back = encoder.write(text);
-      if (last) {
-        const tail = encoder.end();
-        if (tail && tail.length > 0) back = Buffer.concat([back, tail]);
-      }
-      if (back.length > pending.length || !back.equals(pending.subarray(0, back.length))) {
-        let i = 0;
-        while (i < back.length && i < pending.length && back[i] === pending[i]) i++;
-        return fail(matched + i);
-      }
-      // A lone surrogate: JavaScript strings keep it, but the UTF-8 output has U+FFFD for it.
-      // Only when that output holds a U+FFFD (a fast native search) is the text searched.
-      // (With the u flag a valid pair is one code point, so \p{Cs} finds only lone halves.)
-      const lone = utf8.includes(REPLACEMENT) ? text.search(/\p{Cs}/u) : -1;
-      if (lone !== -1) return fail(matched + encodeAll(this.backend, text.slice(0, lone)).length);
-      matched += back.length;
-      // Keep only the unmatched tail, copied: `raw` is reused by the next read.
-      pending = Buffer.from(pending.subarray(back.length));
-      if ((last && pending.length > 0) || pending.length > MAX_PENDING) fail(matched);
-    };
 
     const refill = (): boolean => {
       while (!done) {
@@ -158,7 +127,7 @@ export class CodecImpl implements Codec {
           high = '';
         }
         const utf8 = Buffer.from(text, 'utf8');
-        check(chunk, text, utf8, done);
+        roundTrip.add(chunk, text, utf8, done);
         if (utf8.length > 0) {
           out = utf8;
           at = 0;
@@ -175,5 +144,59 @@ export class CodecImpl implements Codec {
       at += n;
       return n;
     };
+  }
+}
+
+/**
+ * The round-trip check of one `decodeReader`: what was decoded, encoded again, must equal the
+ * bytes read. At the first bytes that do not survive it calls `onFail` with their file offset,
+ * and checks no more.
+ */
+class RoundTripCheck {
+  private readonly encoder: ReturnType<Backend['encoder']>;
+  private pending: Buffer = Buffer.alloc(0); // bytes read whose text is not yet encoded back
+  private checking = true;
+
+  constructor(
+    private readonly backend: Backend,
+    private matched: number, // file offset of pending[0]
+    private readonly onFail: (at: number) => void,
+  ) {
+    this.encoder = backend.encoder();
+  }
+
+  private fail(at: number): void {
+    this.onFail(at);
+    this.checking = false;
+    this.pending = Buffer.alloc(0);
+  }
+
+  /**
+   * Checks `text` (as `utf8`), decoded from the bytes read so far and `chunk` (undefined at the
+   * end); `last` once the input has ended.
+   */
+  add(chunk: Buffer | undefined, text: string, utf8: Buffer, last: boolean): void {
+    if (!this.checking) return;
+    if (chunk) this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    const pending = this.pending;
+    let back = this.encoder.write(text);
+    if (last) {
+      const tail = this.encoder.end();
+      if (tail && tail.length > 0) back = Buffer.concat([back, tail]);
+    }
+    if (back.length > pending.length || !back.equals(pending.subarray(0, back.length))) {
+      let i = 0;
+      while (i < back.length && i < pending.length && back[i] === pending[i]) i++;
+      return this.fail(this.matched + i);
+    }
+    // A lone surrogate: JavaScript strings keep it, but the UTF-8 output has U+FFFD for it.
+    // Only when that output holds a U+FFFD (a fast native search) is the text searched.
+    // (With the u flag a valid pair is one code point, so \p{Cs} finds only lone halves.)
+    const lone = utf8.includes(REPLACEMENT) ? text.search(/\p{Cs}/u) : -1;
+    if (lone !== -1) return this.fail(this.matched + encodeAll(this.backend, text.slice(0, lone)).length);
+    this.matched += back.length;
+    // Keep only the unmatched tail, copied: the reader's buffer is reused by the next read.
+    this.pending = Buffer.from(pending.subarray(back.length));
+    if ((last && this.pending.length > 0) || this.pending.length > MAX_PENDING) this.fail(this.matched);
   }
 }
