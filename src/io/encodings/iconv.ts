@@ -33,6 +33,16 @@ export function iconvTable(lib: Iconv): Record<string, unknown> {
   return (lib as unknown as { encodings: Record<string, unknown> }).encodings;
 }
 
+/**
+ * The text a decoder's `end()` gives. iconv-lite 0.7.3's CESU-8 decoder starts its `end()` from
+ * the number 0 (`var res = 0`, pillarjs/iconv-lite#416): it returns 0 for a stream that ended
+ * whole and "0\uFFFD" for one cut inside a character, so a "0" would be added after the last line.
+ */
+function endText(canonical: string, tail: unknown): string {
+  if (typeof tail !== 'string') return '';
+  return canonical === 'cesu8' && tail.startsWith('0') ? tail.slice(1) : tail;
+}
+
 /** The Backend of iconv-lite's codec `canonical` (its own name, aliases followed). */
 export function iconvBackend(lib: Iconv, canonical: string): Backend {
   // The byte order mark is handled by openText; a U+FEFF after it is content, never stripped.
@@ -60,7 +70,7 @@ export function iconvBackend(lib: Iconv, canonical: string): Backend {
         end() {
           const text = held ? d.write(held) : '';
           held = undefined;
-          return text + (d.end() ?? '');
+          return text + endText(canonical, d.end());
         },
       };
     },
