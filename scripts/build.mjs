@@ -17,7 +17,7 @@ const LAZY = ['iconv-lite', 'fast-glob', 'ignore', 'diff'];
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir: 'dist',
   splitting: true,
   plugins: [

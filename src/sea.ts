@@ -1,5 +1,5 @@
 // Entry of the standalone binary (Node single-executable application): run the CLI, set the status.
-import { main } from './cli.js';
+import { main } from './cli/main.js';
 
 // A SEA's process.argv is [binary, binary, ...args], like `node script ...args`.
 void main(process.argv.slice(2)).then((status) => {

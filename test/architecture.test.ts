@@ -1,6 +1,7 @@
-// Holds the design's one-way dependencies: core knows no npm package, no fs, no process.
+// Holds the design's one-way dependencies, reading every import (static, type-only and dynamic):
+// adapters (cli, commands, mcp) -> engine -> core, io, format; core is pure; nothing imports the CLI.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -9,26 +10,106 @@ const files = (dir: string): string[] =>
   readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
   );
-const imports = (file: string) => [...readFileSync(join(SRC, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
+const ALL = files('.');
+
+interface Import {
+  spec: string;
+  /** the layer (top folder of src) a relative import lands in, or the package name */
+  target: string;
+  typeOnly: boolean;
+}
+
+/** Every import of a file: `import ... from`, `export ... from`, `import '...'` and `import('...')`. */
+function imports(file: string): Import[] {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  const found: Import[] = [];
+  const add = (spec: string, typeOnly: boolean) => {
+    let target = spec;
+    if (spec.startsWith('.')) {
+      const resolved = normalize(join(dirname(file), spec));
+      target = resolved.startsWith('..') ? resolved : resolved.includes('/') ? resolved.split('/')[0]! : '.';
+    }
+    found.push({ spec, target, typeOnly });
+  };
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^'";]*?\bfrom\s+'([^']+)'/gm)) add(m[3]!, m[2] !== undefined);
+  for (const m of text.matchAll(/^\s*import\s+'([^']+)'/gm)) add(m[1]!, false);
+  for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) add(m[1]!, false);
+  for (const m of text.matchAll(/\bimport\(\s*[^'\s)]/g)) throw new Error(`${file}: import() of a computed name cannot be checked: ${m[0]}`);
+  return found;
+}
+
+/** The code of a file without its comments (a doc example may show `process.stdout`). */
+const code = (f: string) =>
+  readFileSync(join(SRC, f), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
+
+const layer = (f: string) => (f.includes('/') ? f.split('/')[0]! : '.');
+const inLayer = (name: string) => ALL.filter((f) => layer(f) === name);
+const relative = (i: Import) => i.spec.startsWith('.');
 
 describe('architecture', () => {
-  it('core imports only core and node:buffer', () => {
-    for (const f of files('core')) {
-      for (const spec of imports(f)) {
-        expect(spec.startsWith('./') || spec === 'node:buffer', `${f} imports ${spec}`).toBe(true);
+  it('reads imports of every kind (the checks below see dynamic imports too)', () => {
+    const search = imports('engine/edit.ts').map((i) => i.spec);
+    expect(search).toContain('../format/diff.js'); // loaded with import() for dry runs only
+  });
+
+  it('core imports only core, node:buffer and the regex parser, and never touches the process', () => {
+    for (const f of inLayer('core')) {
+      for (const i of imports(f)) {
+        const ok = (relative(i) && i.target === 'core') || i.spec === 'node:buffer' || i.spec === '@eslint-community/regexpp';
+        expect(ok, `${f} imports ${i.spec}`).toBe(true);
       }
-      expect(readFileSync(join(SRC, f), 'utf8'), `${f} touches process`).not.toMatch(/\bprocess\./);
+      expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);
     }
   });
 
-  it('only cli.ts imports commander and chalk', () => {
-    for (const f of [...files('.')]) {
-      if (f === 'cli.ts') continue;
-      for (const spec of imports(f)) expect(['commander', 'chalk'], `${f} imports ${spec}`).not.toContain(spec);
+  it('io and format import no layer above them; format writes through the Output type only', () => {
+    for (const f of inLayer('io')) {
+      for (const i of imports(f).filter(relative)) expect(['core', 'io'], `${f} imports ${i.spec}`).toContain(i.target);
+    }
+    for (const f of inLayer('format')) {
+      for (const i of imports(f)) {
+        if (!relative(i)) expect(['node:buffer', 'diff'], `${f} imports ${i.spec}`).toContain(i.spec);
+        else if (i.target === 'io') expect(i.typeOnly && i.spec.endsWith('/output.js'), `${f} imports ${i.spec}`).toBe(true);
+        else expect(['core', 'format'], `${f} imports ${i.spec}`).toContain(i.target);
+      }
+      expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);
+    }
+  });
+
+  it('the engine imports no adapter, no commander or chalk, and never touches the process', () => {
+    for (const f of inLayer('engine')) {
+      for (const i of imports(f)) {
+        if (relative(i)) expect(['core', 'io', 'format', 'engine'], `${f} imports ${i.spec}`).toContain(i.target);
+        else expect(['commander', 'chalk'], `${f} imports ${i.spec}`).not.toContain(i.spec);
+      }
+      expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);
+    }
+  });
+
+  it('the library entry exports the engine and nothing of an adapter', () => {
+    for (const i of imports('index.ts')) expect(['engine', 'core'], i.spec).toContain(i.target);
+  });
+
+  it('nothing imports the CLI but the CLI and the binary entry; no adapter imports another', () => {
+    for (const f of ALL) {
+      for (const i of imports(f).filter(relative)) {
+        if (i.target === 'cli') expect(layer(f) === 'cli' || f === 'sea.ts', `${f} imports ${i.spec}`).toBe(true);
+        if (i.target === 'commands') expect(['cli', 'commands'], `${f} imports ${i.spec}`).toContain(layer(f));
+        if (i.target === 'mcp') expect(['cli', 'mcp'], `${f} imports ${i.spec}`).toContain(layer(f));
+      }
+    }
+  });
+
+  it('only the CLI imports commander and chalk', () => {
+    for (const f of ALL) {
+      if (layer(f) === 'cli') continue;
+      for (const i of imports(f)) expect(['commander', 'chalk'], `${f} imports ${i.spec}`).not.toContain(i.spec);
     }
   });
 
   it('every source file opens with a one-line comment saying its job', () => {
-    for (const f of files('.')) expect(readFileSync(join(SRC, f), 'utf8'), f).toMatch(/^\/\/ \S/);
+    for (const f of ALL) expect(readFileSync(join(SRC, f), 'utf8'), f).toMatch(/^\/\/ \S/);
   });
 });

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkedReader } from '../src/core/lines.js';
-import { main } from '../src/cli.js';
+import { main } from '../src/cli/main.js';
 import { LinewiseError } from '../src/core/errors.js';
 import type { Io, Sink } from '../src/io/streams.js';
 

@@ -1,8 +1,8 @@
 // What every command is handed by the CLI: the process edges, buffered stdout, and the styles.
 
+import type { Style } from '../format/style.js';
 import type { Output } from '../io/output.js';
 import type { Io } from '../io/streams.js';
-import type { Style } from '../format/style.js';
 
 export interface Context {
   io: Io;
@@ -13,6 +13,8 @@ export interface Context {
   noteStyle: Style;
   /** writes `linewise: <path>: <message>` to stderr, for notes that are not errors */
   warn(message: string, path?: string): void;
+  /** fires when the process is asked to stop (SIGINT, SIGTERM, SIGHUP), for commands that write */
+  signal?: AbortSignal;
 }
 
 /** Options every reader takes. */

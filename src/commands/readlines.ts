@@ -1,38 +1,18 @@
-// `readlines FILE START [END]`: print an inclusive range of lines as rows.
+// `readlines FILE START [END]`: parse the range, read it through the engine, print rows.
 
-import { Exit, type ExitCode, withPath } from '../core/errors.js';
+import { Exit, type ExitCode } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
-import { readRange } from '../core/read.js';
-import { JsonRows, writeRecord } from '../format/json.js';
-import { TextRows } from '../format/text.js';
-import { decodeNote, openText } from '../io/text.js';
+import { readLinesTo } from '../engine/read.js';
+import { JsonRows, inputFields, writeRecord } from '../format/json.js';
+import { TextRows } from '../format/rows.js';
 import type { Context, ReaderOptions } from './context.js';
 
 export function readlines(ctx: Context, file: string, startArg: string, endArg: string | undefined, opts: ReaderOptions): ExitCode {
   const start = parseCount(startArg, 'START');
   const end = endArg === undefined ? undefined : parseCount(endArg, 'END');
-  const t = openText(file, ctx.io, { allowBinary: opts.text, encoding: opts.encoding });
-  try {
-    const sink = opts.json ? new JsonRows(ctx.out, t.input.name) : new TextRows(ctx.out, ctx.rowStyle);
-    const { shown } = readRange(t.scanner, { start, end }, sink);
-    const note = decodeNote(t);
-    if (note !== undefined) ctx.warn(note, t.input.name);
-    if (opts.json) {
-      writeRecord(ctx.out, {
-        type: 'summary',
-        path: t.input.name,
-        start,
-        end: start + shown - 1,
-        lines: shown,
-        encoding: t.codec?.name ?? null,
-        bom: t.bom ?? null,
-        invalid_at: t.codec?.invalidAt ?? null,
-      });
-    }
-    return Exit.ok;
-  } catch (e) {
-    throw withPath(e, t.input.name);
-  } finally {
-    t.input.close();
-  }
+  const sink = opts.json ? new JsonRows(ctx.out, file) : new TextRows(ctx.out, ctx.rowStyle);
+  const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, cwd: ctx.io.cwd, stdin: ctx.io.stdin });
+  for (const note of r.notes) ctx.warn(note, r.path);
+  if (opts.json) writeRecord(ctx.out, { type: 'summary', path: r.path, start, end: start + r.shown - 1, lines: r.shown, ...inputFields(r) });
+  return Exit.ok;
 }

@@ -6,6 +6,9 @@
 // line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
 
 import { countLF, type NewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
+import { LineGatherer } from './pieces.js';
+
+export { terminatorLength } from './terminators.js';
 
 /** Reads up to `length` bytes into `buf` at `offset`; returns how many, 0 at end of input. */
 export type ReadFn = (buf: Uint8Array, offset: number, length: number) => number;
@@ -28,12 +31,6 @@ const LF = 10;
 const CR = 13;
 /** A skip this long moves the buffer into a counting kernel (about a buffer's worth of lines). */
 const KERNEL_FROM_LINES = 1000;
-
-/** Length of the terminator at the end of bytes `[start, end)`: 2 for "\r\n", 1 for "\n", else 0. */
-export function terminatorLength(buf: Uint8Array, start: number, end: number): 0 | 1 | 2 {
-  if (end <= start || buf[end - 1] !== LF) return 0;
-  return end - 1 > start && buf[end - 2] === CR ? 2 : 1;
-}
 
 /**
  * Where a piece of an unfinished line may be cut: before a trailing "\r" (it may be the first
@@ -306,24 +303,13 @@ export function joinPieces(
   maxLine: number,
   tooLong: (bytes: number) => Error,
 ): PieceVisitor {
-  let acc: Buffer | null = null;
-  let len = 0;
+  const gatherer = new LineGatherer(maxLine, tooLong);
   return (buf, start, end, ends) => {
-    if (len === 0 && ends) return onLine(buf, start, end);
-    const need = len + (end - start);
-    if (need > maxLine) throw tooLong(need);
-    if (acc === null || acc.length < need) {
-      const grown = Buffer.allocUnsafe(Math.min(Math.max(need * 2, 1 << 16), maxLine));
-      if (acc !== null) acc.copy(grown, 0, 0, len);
-      acc = grown;
-    }
-    buf.copy(acc, len, start, end);
-    len = need;
+    if (gatherer.length === 0 && ends) return onLine(buf, start, end);
+    gatherer.add(buf, start, end);
     if (!ends) return true;
-    const whole = acc;
-    len = 0;
-    if (whole.length > 1 << 22) acc = null; // do not keep a huge buffer alive after a huge line
-    return onLine(whole, 0, need);
+    const whole = gatherer.take();
+    return onLine(whole, 0, whole.length);
   };
 }
 

@@ -32,6 +32,16 @@ export function rangeProblem(r: LineRange): string | undefined {
   return undefined;
 }
 
+/**
+ * Checks the range of an edit, where `end = start - 1` is an insert before `start`; returns a
+ * reason, or undefined. Whether the lines exist is for the file to say (see the patcher).
+ */
+export function editRangeProblem(start: number, end: number): string | undefined {
+  if (start < 1) return `START must be at least 1, not ${start}`;
+  if (end < start - 1) return `END ${end} is before START ${start} (END = START - 1 inserts before START)`;
+  return undefined;
+}
+
 /** The message for a range that starts past the last line. */
 export function pastEnd(start: number, count: number): string {
   return `line ${start} is past the end: the file has ${plural(count)}`;

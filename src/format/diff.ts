@@ -2,7 +2,7 @@
 // patcher keeps those), so a dry run of a one-line edit in a huge file stays small in memory.
 
 import { structuredPatch } from 'diff';
-import type { PatchResult } from '../core/edits.js';
+import type { PatchResult } from '../core/patcher.js';
 
 const CONTEXT = 3;
 

@@ -2,15 +2,12 @@
 // is not valid UTF-8, and the terminator apart, so a consumer can rebuild the bytes exactly.
 
 import { isUtf8 } from 'node:buffer';
-import { joinPieces, type PieceVisitor, terminatorLength } from '../core/lines.js';
 import { LinewiseError } from '../core/errors.js';
-import type { RowSink } from '../core/read.js';
+import { MAX_LINE_BYTES } from '../core/limits.js';
+import { joinPieces, type PieceVisitor } from '../core/lines.js';
+import type { RowSink } from '../core/read-range.js';
+import { TERMINATORS, terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
-
-/** The longest line a JSON record holds (it must be whole in memory to be encoded). */
-export const MAX_JSON_LINE = 64 << 20;
-
-const TERMINATORS = ['', '\n', '\r\n'] as const;
 
 /** The text fields of a line record: `text` or `bytes` (base64), and `terminator`. */
 export function lineFields(buf: Buffer, start: number, end: number): Record<string, string> {
@@ -19,6 +16,23 @@ export function lineFields(buf: Buffer, start: number, end: number): Record<stri
   return isUtf8(body)
     ? { text: body.toString('utf8'), terminator: TERMINATORS[t] }
     : { bytes: body.toString('base64'), terminator: TERMINATORS[t] };
+}
+
+/** The summary fields every reader ends with: how the input was decoded. */
+export function inputFields(f: { encoding: string | undefined; bom: string | undefined; invalidAt: number | undefined }): Record<string, unknown> {
+  return { encoding: f.encoding ?? null, bom: f.bom ?? null, invalid_at: f.invalidAt ?? null };
+}
+
+/** The `--json` record of what an edit did to one file. */
+export function fileChangeRecord(f: {
+  path: string;
+  changed: boolean;
+  written: boolean;
+  linesBefore: number;
+  linesAfter: number;
+  edits: readonly { start: number; end: number; removed: number; added: number; changed: boolean }[];
+}): Record<string, unknown> {
+  return { type: 'file', path: f.path, changed: f.changed, written: f.written, lines_before: f.linesBefore, lines_after: f.linesAfter, edits: f.edits };
 }
 
 /** Writes one JSON record and a newline. */
@@ -39,9 +53,9 @@ export class JsonRows implements RowSink {
       (buf, start, end) => {
         writeRecord(out, { type: 'line', path: this.path, line_number: this.line, ...lineFields(buf, start, end) });
       },
-      MAX_JSON_LINE,
-      (bytes) =>
-        new LinewiseError('line-too-long', `line ${this.line} is longer than ${MAX_JSON_LINE} bytes, too long for --json (read it without --json)`),
+      MAX_LINE_BYTES,
+      () =>
+        new LinewiseError('line-too-long', `line ${this.line} is longer than ${MAX_LINE_BYTES} bytes, too long for --json (read it without --json)`),
     );
   }
 

@@ -5,7 +5,13 @@ import * as fs from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
-import { fdReader, type Io } from './streams.js';
+import { fdReader } from './streams.js';
+
+/** Where inputs are found: relative paths start at `cwd`, and `-` reads `stdin`. */
+export interface InputSource {
+  cwd: string;
+  stdin: ReadFn;
+}
 
 /** An opened input. `name` is how messages and multi-file rows call it. */
 export interface Input {
@@ -55,13 +61,13 @@ export function fileKind(st: fs.Stats): string {
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
  */
-export function openInput(path: string, io: Io): Input {
+export function openInput(path: string, io: InputSource): Input {
   if (path === '-') {
     return { name: '-', read: io.stdin, size: undefined, close() {} };
   }
   let fd: number;
   try {
-    // Relative to the Io's working directory (the process's own, except in tests run in-process).
+    // Relative to the source's working directory (the process's own, except in tests and servers).
     fd = fs.openSync(resolvePath(io.cwd, path), 'r');
   } catch (e) {
     throw fileError(e, path);

@@ -18,6 +18,10 @@ export interface Io {
   stdinIsTTY: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** map the process's SIGINT, SIGTERM and SIGHUP to cancellation of a write (the real process only) */
+  trapSignals?: boolean;
+  /** cancels a write in progress (tests run the CLI in-process with one) */
+  signal?: AbortSignal;
 }
 
 /** Thrown when the reader of our output has gone (`| head`): the CLI ends quietly with 0. */
@@ -77,5 +81,6 @@ export function processIo(): Io {
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
+    trapSignals: true,
   };
 }

@@ -6,8 +6,7 @@ import { LineScanner, type ReadFn } from '../core/lines.js';
 import { type Bom, looksBinary, SNIFF_BYTES, wideEncodingOf } from '../core/sniff.js';
 import { type Codec } from './encodings/codec.js';
 import { chooseDecoding } from './encodings/decoding.js';
-import { type Input, openInput } from './input.js';
-import type { Io } from './streams.js';
+import { type Input, type InputSource, openInput } from './input.js';
 
 export interface TextOptions {
   /** read a file with NUL bytes as text (`-a/--text`) */
@@ -95,7 +94,7 @@ function binaryError(raw: Uint8Array | undefined, name: string): LinewiseError {
  * its first bytes (of the decoded text, when decoded) is refused unless `allowBinary`. A byte
  * order mark that contradicts `opts.encoding` is refused. The caller closes `input`.
  */
-export function openText(path: string, io: Io, opts: TextOptions = {}): OpenedText {
+export function openText(path: string, io: InputSource, opts: TextOptions = {}): OpenedText {
   const input = openInput(path, io);
   let scanner: LineScanner | undefined;
   try {

@@ -19,7 +19,7 @@ export interface WalkOptions {
 }
 
 /** A file to search: how rows name it, and where it is. `walked` files are skipped quietly when binary. */
-export interface Target {
+export interface SearchTarget {
   display: string;
   abs: string;
   walked: boolean;
@@ -38,7 +38,7 @@ type FastGlob = typeof import('fast-glob');
 
 /** The loaded dependencies of a walk. */
 export interface Walker {
-  walk(dirAbs: string, display: string | undefined): Generator<Target | WalkProblem>;
+  walk(dirAbs: string, display: string | undefined): Generator<SearchTarget | WalkProblem>;
   glob(pattern: string, cwd: string): string[];
 }
 
@@ -100,7 +100,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     shown: (rel: string) => string,
     rules: readonly Rules[],
     ancestors: readonly string[],
-  ): Generator<Target | WalkProblem> {
+  ): Generator<SearchTarget | WalkProblem> {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dirAbs, { withFileTypes: true });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRows } from '../../src/core/rows.js';
+import { parseRows } from '../../src/core/parse-rows.js';
 import { esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();

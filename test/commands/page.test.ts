@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRows } from '../../src/core/rows.js';
+import { parseRows } from '../../src/core/parse-rows.js';
 import { esc, fixture, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();

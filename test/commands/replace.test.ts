@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { replace, type ReplaceOptions } from '../../src/commands/replace.js';
+import { replace, type ReplaceArgs } from '../../src/commands/replace.js';
 import { LinewiseError } from '../../src/core/errors.js';
 import { plain } from '../../src/format/style.js';
 import { Output } from '../../src/io/output.js';
-import type { WriteFn } from '../../src/io/atomic.js';
-import { type Edit, Patcher } from '../../src/core/edits.js';
+import type { WriteFn } from '../../src/io/temp-file.js';
+import type { Edit } from '../../src/core/edit-plan.js';
+import { Patcher } from '../../src/core/patcher.js';
 import { splitLines } from '../../src/core/lines.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
@@ -349,7 +350,7 @@ describe('replace: what the disk keeps', () => {
 });
 
 /** The replace command called directly, to inject a writer. */
-async function direct(f: string, args: Partial<ReplaceOptions> & { start: string }) {
+async function direct(f: string, args: Partial<ReplaceArgs> & { start: string }) {
   const chunks: Buffer[] = [];
   const sink = { isTTY: false, write: (c: Uint8Array) => void chunks.push(Buffer.from(c)) };
   const io = { stdout: sink, stderr: sink, stdin: chunkedReader(Buffer.alloc(0)), stdinIsTTY: false, env: {}, cwd: process.cwd() };

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Edit, type EolMode, type Expectation, Patcher, planEdits, rowEdits, rowExpectations, sameLine } from '../../src/core/edits.js';
+import { type Edit, type Expectation, planEdits, rowEdits, rowExpectations, sameLine } from '../../src/core/edit-plan.js';
+import type { EolMode } from '../../src/core/eol.js';
+import { Patcher } from '../../src/core/patcher.js';
 import { splitLines } from '../../src/core/lines.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
-import { parseRows } from '../../src/core/rows.js';
+import { parseRows } from '../../src/core/parse-rows.js';
 import { esc, referenceLines, errorOf } from '../helpers.js';
 
 const B = (s: string) => Buffer.from(s, 'latin1');
@@ -63,7 +65,7 @@ describe('planEdits', () => {
 
   it('refuses ranges that are not ranges', () => {
     expect(errorOf(() => planEdits([range(0, 0, 'a')]))).toBe('bad-range: range: START must be at least 1, not 0');
-    expect(errorOf(() => planEdits([range(5, 3, 'a')]))).toBe('bad-range: range: END 3 is before START 5 (END = START - 1 inserts)');
+    expect(errorOf(() => planEdits([range(5, 3, 'a')]))).toBe('bad-range: range: END 3 is before START 5 (END = START - 1 inserts before START)');
   });
 });
 

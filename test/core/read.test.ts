@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
-import { type PageOptions, readPage, readRange, type RowSink } from '../../src/core/read.js';
-import { pageFooter } from '../../src/core/rows.js';
+import { type PageOptions, readPage } from '../../src/core/read-page.js';
+import { readRange, type RowSink } from '../../src/core/read-range.js';
+import { pageFooter } from '../../src/format/footer.js';
 import { esc, referenceLines, errorOf } from '../helpers.js';
 
 /** Collects rows (pieces joined) and cut rows. */

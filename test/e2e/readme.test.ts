@@ -1,8 +1,10 @@
 // The README's "For agent builders" transcript: every command in it is run with the built CLI (or
 // the binary named by LINEWISE_BIN) and the whole block must be exactly what they print, so the
-// footer and error strings an agent is told about are the ones it will see.
+// footer and error strings an agent is told about are the ones it will see. And the README's links
+// into docs/ (and theirs), which lead to files and headings that exist, so nothing moved is lost.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esc, tempDir } from '../helpers.js';
@@ -51,5 +53,40 @@ describe('README, for agent builders', () => {
   it('the prompt paragraph names the commands and statuses the transcript shows', () => {
     const prompt = block(readFileSync(`${ROOT}README.md`, 'utf8'), 'agent prompt');
     for (const s of ['linewise grep', 'linewise readlines', 'linewise page', '--expect', 'Exit 3', 'Exit 2', 'exit 1', '[cut]']) expect(prompt).toContain(s);
+  });
+});
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchor(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks). */
+function anchors(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
+  return [...text.matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1]!));
+}
+
+describe('README and docs/, links', () => {
+  const docs = readdirSync(`${ROOT}docs`).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+
+  it('every file in docs/ is linked from the README', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    for (const doc of docs) expect(readme, doc).toContain(`](${doc}`);
+  });
+
+  it('every relative link leads to a file, and every #anchor to a heading in it', () => {
+    for (const from of ['README.md', 'CHANGELOG.md', ...docs]) {
+      const text = readFileSync(`${ROOT}${from}`, 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [path, hash] = target!.split('#') as [string, string | undefined];
+        const file = path === '' ? `${ROOT}${from}` : join(ROOT, dirname(from), path);
+        const where = `${from} -> ${target}`;
+        expect(existsSync(file), where).toBe(true);
+        if (hash !== undefined) expect(anchors(file), where).toContain(hash);
+        expect(relative(ROOT, file).startsWith('..'), where).toBe(false);
+      }
+    }
   });
 });

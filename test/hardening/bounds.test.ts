@@ -3,7 +3,7 @@
 
 import * as fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/main.js';
 import type { ReadFn } from '../../src/core/lines.js';
 import type { Io } from '../../src/io/streams.js';
 import { esc, run, tempDir } from '../helpers.js';

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseRows } from '../../src/core/rows.js';
+import { parseRows } from '../../src/core/parse-rows.js';
 import { esc, referenceLines, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();

@@ -1,17 +1,16 @@
-import { execFileSync } from 'node:child_process';
+// The temporary file an edit streams into, and the commit that renames it: created beside the
+// target, mode kept, nothing left behind on a failed write, nothing renamed over a changed file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LinewiseError } from '../../src/core/errors.js';
-import { checkpoint, commitAll, Interrupted, liveTempFiles, resetInterrupted, resolveTarget, settleSignals, TempFile, type WriteFn } from '../../src/io/atomic.js';
+import { commitAll } from '../../src/io/commit.js';
+import { resolveTarget } from '../../src/io/edit-target.js';
+import { besideName, liveTempFiles, TempFile, type WriteFn } from '../../src/io/temp-file.js';
 import { esc, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
-afterEach(async () => {
-  await settleSignals(); // commitAll keeps the signal listeners until then
-  resetInterrupted();
-});
 
 let n = 0;
 /** A fresh subdirectory, so "no temporary file left" can be checked by listing it. */
@@ -31,31 +30,19 @@ function codeOf(f: () => unknown): string {
   return 'no error';
 }
 
-describe('resolveTarget', () => {
-  it('refuses standard input, directories, FIFOs, devices and hard links with a clear message', () => {
-    const d = dir();
-    fs.writeFileSync(path.join(d, 'f'), 'x\n');
-    fs.linkSync(path.join(d, 'f'), path.join(d, 'g'));
-    execFileSync('mkfifo', [path.join(d, 'fifo')]);
-    expect(codeOf(() => resolveTarget('-', d))).toBe('stdin-target 2: standard input cannot be edited in place; name a file');
-    expect(codeOf(() => resolveTarget('.', d))).toMatch(/^not-a-file 2: is a directory, not a regular file/);
-    expect(codeOf(() => resolveTarget('fifo', d))).toMatch(/^not-a-file 2: is a named pipe, not a regular file/);
-    expect(codeOf(() => resolveTarget('/dev/null', d))).toMatch(/^not-a-file 2: is a character device/);
-    expect(codeOf(() => resolveTarget('f', d))).toMatch(/^hard-link 2: has 2 hard links; replacing it would split it/);
-    expect(codeOf(() => resolveTarget('missing', d))).toBe('enoent 2: no such file or directory');
-  });
 
-  it('resolves a symbolic link to the file it points to', () => {
-    const d = dir();
-    fs.mkdirSync(path.join(d, 'real'));
-    fs.writeFileSync(path.join(d, 'real', 'f'), 'x\n');
-    fs.symlinkSync('real/f', path.join(d, 'link'));
-    expect(resolveTarget('link', d).real).toBe(fs.realpathSync(path.join(d, 'real', 'f')));
-  });
-});
+async function codeOfAsync(f: () => Promise<unknown>): Promise<string> {
+  try {
+    await f();
+  } catch (e) {
+    if (e instanceof LinewiseError) return `${e.code} ${e.exitCode}: ${e.message}`;
+    throw e;
+  }
+  return 'no error';
+}
 
 describe('TempFile', () => {
-  it('is created beside the target, exclusively, and renamed over it with its mode', () => {
+  it('is created beside the target, exclusively, and renamed over it with its mode', async () => {
     const d = dir();
     const f = path.join(d, 'f.txt');
     fs.writeFileSync(f, 'old\n');
@@ -65,7 +52,7 @@ describe('TempFile', () => {
     expect(fs.statSync(t.path).mode & 0o777).toBe(0o600);
     t.write(Buffer.from('new\r\n'));
     t.seal();
-    commitAll([t]);
+    await commitAll([t]);
     expect(esc(fs.readFileSync(f))).toBe('new\\r\\n');
     expect(fs.statSync(f).mode & 0o777).toBe(0o640);
     expect(fs.readdirSync(d)).toEqual(['f.txt']);
@@ -98,7 +85,7 @@ describe('TempFile', () => {
     expect(fs.readFileSync(f, 'utf8')).toBe('keep me\n');
   });
 
-  it('refuses to rename over a file that changed after it was examined (exit 3)', () => {
+  it('refuses to rename over a file that changed after it was examined (exit 3)', async () => {
     const d = dir();
     const f = path.join(d, 'f.txt');
     fs.writeFileSync(f, 'one\n');
@@ -106,13 +93,13 @@ describe('TempFile', () => {
     t.write(Buffer.from('two\n'));
     t.seal();
     fs.appendFileSync(f, 'more\n');
-    expect(codeOf(() => commitAll([t]))).toMatch(/^changed 3: the file changed while the edit was prepared; nothing was written/);
+    expect(await codeOfAsync(() => commitAll([t]))).toMatch(/^changed 3: the file changed while the edit was prepared; nothing was written/);
     t.discard();
     expect(fs.readFileSync(f, 'utf8')).toBe('one\nmore\n');
     expect(fs.readdirSync(d)).toEqual(['f.txt']);
   });
 
-  it('checks every file before renaming any', () => {
+  it('checks every file before renaming any', async () => {
     const d = dir();
     const [a, b] = ['a', 'b'].map((x) => path.join(d, x));
     fs.writeFileSync(a!, 'a\n');
@@ -124,32 +111,28 @@ describe('TempFile', () => {
       t.seal();
     }
     fs.writeFileSync(b!, 'B\n');
-    expect(codeOf(() => commitAll([ta, tb]))).toMatch(/^changed 3/);
+    expect(await codeOfAsync(() => commitAll([ta, tb]))).toMatch(/^changed 3/);
     ta.discard();
     tb.discard();
     expect(fs.readFileSync(a!, 'utf8')).toBe('a\n');
     expect(fs.readdirSync(d).sort()).toEqual(['a', 'b']);
   });
+});
 
-  it('removes its file when a signal comes, and the next checkpoint stops the copy', async () => {
+describe('besideName', () => {
+  it('keeps helper file names within 255 bytes whatever the script, cutting on a character', () => {
     const d = dir();
-    const f = path.join(d, 'f.txt');
+    const long = 'é'.repeat(120); // 240 bytes
+    const f = path.join(d, long);
     fs.writeFileSync(f, 'x\n');
-    const t = TempFile.create(resolveTarget(f, d));
-    t.write(Buffer.alloc(3 << 20, 0x62));
-    expect(fs.readdirSync(d)).toHaveLength(2);
-    process.kill(process.pid, 'SIGTERM'); // handled by linewise's listener while a temp file exists
-    let caught: unknown;
-    try {
-      for (let i = 0; i < 100; i++) await checkpoint();
-    } catch (e) {
-      caught = e;
-    }
-    expect(caught).toBeInstanceOf(Interrupted);
-    expect((caught as Interrupted).signal).toBe('SIGTERM');
-    expect(fs.readdirSync(d)).toEqual(['f.txt']); // gone before the copy even stopped
+    const name = path.basename(besideName(resolveTarget(f, d), '.linewise-0123456789abcdef.tmp'));
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+    expect(name.endsWith('.linewise-0123456789abcdef.tmp')).toBe(true);
+    expect(name).not.toContain('\ufffd');
+    const cjk = path.join(d, '漢'.repeat(76)); // 228 bytes: the temporary name once failed with "file name too long"
+    fs.writeFileSync(cjk, 'x\n');
+    const t = TempFile.create(resolveTarget(cjk, d));
     t.discard();
     expect(liveTempFiles()).toBe(0);
-    expect(fs.readFileSync(f, 'utf8')).toBe('x\n');
   });
 });

@@ -1,5 +1,5 @@
-// The built package entry (dist/index.js through package.json "exports"), and the README's library
-// example run exactly as written, its output compared with the output the README shows.
+// The built package entry (dist/index.js through package.json "exports"), and the library examples
+// of the README and docs/LIBRARY.md run exactly as written, their output compared with what they show.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -52,16 +52,23 @@ describe('the package entry', () => {
     expect(r.stdout).toBe(`${JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).version}\n`);
   });
 
-  it('runs the README example and prints what the README says', () => {
-    const readme = readFileSync(`${ROOT}/README.md`, 'utf8');
+  /** The code block after `<!-- example: library... -->` in DOC and the output block after it. */
+  function example(doc: string) {
+    const text = readFileSync(`${ROOT}/${doc}`, 'utf8');
     const block = (marker: string) => {
-      const m = new RegExp(`<!-- ${marker}[^>]*-->\\n\`\`\`\\w*\\n([\\s\\S]*?)\`\`\`\\n`).exec(readme);
-      if (!m) throw new Error(`README has no block after <!-- ${marker} -->`);
+      const m = new RegExp(`<!-- ${marker}[^>]*-->\\n\`\`\`\\w*\\n([\\s\\S]*?)\`\`\`\\n`).exec(text);
+      if (!m) throw new Error(`${doc} has no block after <!-- ${marker} -->`);
       return m[1]!;
     };
-    const r = node(block('example: library'));
+    return { code: block('example: library'), output: block('example output') };
+  }
+
+  // The README's short example and the reference's full one (find, read, replace with the guard).
+  it.each(['README.md', 'docs/LIBRARY.md'])('runs the example of %s and prints what it says', (doc) => {
+    const { code, output } = example(doc);
+    const r = node(code);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(esc(r.stdout)).toBe(esc(block('example output')));
+    expect(esc(r.stdout)).toBe(esc(output));
   });
 });

@@ -2,7 +2,7 @@
 // it to be loaded first instead of failing inside a bundle that cannot require it.
 
 import { LinewiseError } from '../core/errors.js';
-import { canonicalName, isUtf8Name, prepareEncoding } from '../io/encodings/names.js';
+import { canonicalName, encodingNames, isUtf8Name, prepareEncoding } from '../io/encodings/names.js';
 
 /** Encodings decoded by Node itself (no iconv-lite), as canonical names. */
 const BUILT_IN = new Set(['utf16le', 'ucs2', 'utf16be', 'utf16']);
@@ -32,4 +32,9 @@ export function checkEncodingLoaded(name: string | undefined): void {
   const c = canonicalName(name);
   if (BUILT_IN.has(c) || loaded.has(c)) return;
   throw new LinewiseError('encoding-not-loaded', `encoding '${name}' is not loaded: await loadEncoding('${name}') once before reading with it`);
+}
+
+/** Every name `encoding` accepts: each encoding's own name, then its aliases (`linewise encodings`). */
+export async function listEncodings(): Promise<{ name: string; aliases: string[] }[]> {
+  return encodingNames();
 }

@@ -1,8 +1,8 @@
-// Text rows: `<n>\t<line bytes>`, written piece by piece so a line of any length streams through.
+// Rows as text: `<n>\t<line bytes>`, written piece by piece so a line of any length streams through.
 
-import { terminatorLength } from '../core/lines.js';
-import type { RowSink } from '../core/read.js';
-import { CUT_MARK } from '../core/rows.js';
+import { terminatorLength } from '../core/terminators.js';
+import type { RowSink } from '../core/read-range.js';
+import { CUT_MARK } from '../core/parse-rows.js';
 import type { Output } from '../io/output.js';
 import type { Style } from './style.js';
 
@@ -32,3 +32,8 @@ export class TextRows implements RowSink {
 
 /** What a terminal shows after a last row without a terminator; never written to a pipe. */
 export const NO_NEWLINE_MARK = '\\ No newline at end of file';
+
+/** Bytes a row adds before line `n`'s bytes (`<n>\t`): what page's byte cap counts besides the line. */
+export function rowPrefixLength(n: number): number {
+  return String(n).length + 1;
+}

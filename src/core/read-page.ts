@@ -1,47 +1,11 @@
-// The read side over the scanner: a line range (readlines) and a bounded page (page).
+// page over the scanner: a bounded page of rows (line and byte caps), then a bounded count of
+// what remains, for the footer.
 
 import { LinewiseError } from './errors.js';
 import { type LineScanner, safeCut } from './lines.js';
-import { type LineRange, offsetPastEnd, pastEnd, rangeProblem, withCount } from './ranges.js';
-
-/**
- * Receives rows. Calls with the same `line` are pieces of one row, in order; the piece with
- * `ends` true completes it (its terminator included, when the line has one).
- */
-export interface RowSink {
-  row(line: number, buf: Buffer, start: number, end: number, ends: boolean): void;
-  /** A line shown only in part: its first bytes, to be marked so that replace refuses it. */
-  cutRow(line: number, buf: Buffer, start: number, end: number): void;
-}
-
-/** Counts the lines left in the input (no bound): for the messages of invalid ranges. */
-export function countRest(scanner: LineScanner): number {
-  return scanner.skip(Infinity).lines;
-}
-
-/**
- * Hands lines `start..end` to the sink and reads no further than the end of line `end`
- * (the scanner reads one buffer at a time, and stops at the buffer holding END's terminator).
- * Throws, naming the line count, when the range is invalid or starts past the last line.
- */
-export function readRange(scanner: LineScanner, range: LineRange, sink: RowSink): { shown: number } {
-  const problem = rangeProblem(range);
-  if (problem) throw new LinewiseError('bad-range', withCount(problem, countRest(scanner)));
-  const before = scanner.skip(range.start - 1);
-  if (before.lines < range.start - 1 || scanner.atEnd()) {
-    throw new LinewiseError('past-end', pastEnd(range.start, before.lines));
-  }
-  const last = range.end ?? Infinity;
-  let n = range.start;
-  let shown = 0;
-  scanner.scan((buf, start, end, ends) => {
-    sink.row(n, buf, start, end, ends);
-    if (!ends) return true;
-    shown++;
-    return n++ < last;
-  });
-  return { shown };
-}
+import { LineGatherer } from './pieces.js';
+import { offsetPastEnd } from './ranges.js';
+import type { RowSink } from './read-range.js';
 
 /** What to read for a page. */
 export interface PageOptions {
@@ -98,19 +62,8 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
   /** bytes of the cut line seen so far, while its rest is consumed and measured */
   let measuring = -1;
   // A line that arrives in pieces is gathered, never beyond the room left under the cap,
-  // until it is known to fit. Only lines longer than one read (1 MiB) take this path.
-  let acc: Buffer = Buffer.alloc(0);
-  let accLen = 0;
-  const gather = (buf: Buffer, start: number, end: number) => {
-    const need = accLen + (end - start);
-    if (acc.length < need) {
-      const grown = Buffer.allocUnsafe(Math.max(need, Math.min(need * 2, cap)));
-      acc.copy(grown, 0, 0, accLen);
-      acc = grown;
-    }
-    buf.copy(acc, accLen, start, end);
-    accLen = need;
-  };
+  // until it is known to fit. Only lines longer than one read take this path.
+  const acc = new LineGatherer(Number.isFinite(cap) ? cap : 0, () => new RangeError('page gathered past its cap'));
   const shownRow = (rowBytes: number) => {
     used += rowBytes;
     shown++;
@@ -131,18 +84,17 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
       return shown < o.limit;
     }
     const room = cap - used - o.prefixBytes(n);
-    const len = accLen + (end - start);
+    const len = acc.length + (end - start);
     if (len <= room) {
       if (!ends) {
-        gather(buf, start, end);
+        acc.add(buf, start, end);
         return true;
       }
-      if (accLen === 0) {
+      if (acc.length === 0) {
         sink.row(n, buf, start, end, true); // the common case: a whole line, no copy
       } else {
-        gather(buf, start, end);
-        sink.row(n, acc, 0, len, true);
-        accLen = 0;
+        acc.add(buf, start, end);
+        sink.row(n, acc.take(), 0, len, true);
       }
       shownRow(o.prefixBytes(n) + len);
       return shown < o.limit;
@@ -155,11 +107,11 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
     }
     // A single line longer than the cap: show its first bytes, cut and marked, so paging advances.
     const keep = Math.max(0, room);
-    if (accLen < keep) gather(buf, start, start + (keep - accLen));
-    const stop = safeCut(acc, 0, Math.min(accLen, keep));
-    sink.cutRow(n, acc, 0, stop);
+    if (acc.length < keep) acc.add(buf, start, start + (keep - acc.length));
+    const head = acc.take();
+    const stop = safeCut(head, 0, Math.min(head.length, keep));
+    sink.cutRow(n, head, 0, stop);
     cut = { line: n, shown: stop, length: ends ? len : undefined };
-    accLen = 0;
     shownRow(o.prefixBytes(n) + stop);
     if (ends) return false;
     measuring = len;

@@ -1,17 +1,14 @@
-// What the library hands back: lines as data, collected by a RowSink from the same core the CLI prints from.
+// What the library hands back: lines as data, collected from the same core the CLI prints from.
 
 import { isUtf8 } from 'node:buffer';
 import { LinewiseError } from '../core/errors.js';
-import { joinPieces, type PieceVisitor, terminatorLength } from '../core/lines.js';
-import type { RowSink } from '../core/read.js';
-import type { Context } from '../commands/context.js';
-import { parseCount } from '../core/ranges.js';
-import { plain } from '../format/style.js';
-import { Output } from '../io/output.js';
-import { fdReader, type Io, type Sink } from '../io/streams.js';
+import { MAX_LINE_BYTES } from '../core/limits.js';
+import { joinPieces, type PieceVisitor } from '../core/lines.js';
+import type { RowSink } from '../core/read-range.js';
+import { type Terminator, TERMINATORS, terminatorLength } from '../core/terminators.js';
 
-/** A line ending: `"\n"`, `"\r\n"`, or `""` for a last line without one. */
-export type Terminator = '' | '\n' | '\r\n';
+export type { Terminator } from '../core/terminators.js';
+export { MAX_LINE_BYTES } from '../core/limits.js';
 
 /** One line of a file, as the CLI would print it in a row. */
 export interface Line {
@@ -32,17 +29,12 @@ export interface Line {
   cut?: true;
 }
 
-/** The longest line the library collects (each line is whole in memory), as for `--json`. */
-export const MAX_LINE_BYTES = 64 << 20;
-
-const TERMINATORS: readonly Terminator[] = ['', '\n', '\r\n'];
-
 /** Copies bytes `[start, end)` of a reused buffer into a {@link Line}. */
-export function toLine(path: string, line: number, buf: Buffer, start: number, end: number): Line {
+export function toLine(path: string, line: number, buf: Uint8Array, start: number, end: number): Line {
   const bytes = Buffer.from(buf.subarray(start, end)); // the scanner reuses its buffer: copy
   const t = terminatorLength(bytes, 0, bytes.length);
   const body = bytes.subarray(0, bytes.length - t);
-  return { path, line, bytes, text: isUtf8(body) ? body.toString('utf8') : undefined, terminator: TERMINATORS[t]! };
+  return { path, line, bytes, text: isUtf8(body) ? body.toString('utf8') : undefined, terminator: TERMINATORS[t] };
 }
 
 /** A RowSink that keeps every row as a {@link Line}; lines that arrive in pieces are joined first. */
@@ -69,25 +61,4 @@ export class LineCollector implements RowSink {
   cutRow(line: number, buf: Buffer, start: number, end: number): void {
     this.lines.push({ ...toLine(this.path, line, buf, start, end), cut: true });
   }
-}
-
-const nowhere: Sink = { isTTY: false, write() {} };
-
-/**
- * The process edges the library needs: standard input for the path `-`, relative paths from
- * `cwd`, and nothing printed.
- */
-export function libraryIo(cwd: string = process.cwd()): Io {
-  return { stdout: nowhere, stderr: nowhere, stdin: fdReader(0), stdinIsTTY: false, env: {}, cwd };
-}
-
-/** What a command is handed, for the commands' building blocks the library reuses: prints nowhere. */
-export function libraryContext(cwd?: string): Context {
-  const io = libraryIo(cwd);
-  return { io, out: new Output(io.stdout), rowStyle: plain, noteStyle: plain, warn() {} };
-}
-
-/** Checks a number argument with the CLI's rules and messages (whole, safe, at least `min`). */
-export function count(n: number, what: string, min = 0): number {
-  return parseCount(String(n), what, min);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRows } from '../../src/core/rows.js';
+import { parseRows } from '../../src/core/parse-rows.js';
 import { esc, errorOf as rowsError } from '../helpers.js';
 
 const parse = (s: string | Buffer) =>

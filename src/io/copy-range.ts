@@ -2,19 +2,18 @@
 // does not touch, with no per-line work (the scanner only counts them).
 
 import * as fs from 'node:fs';
-import type { Eol } from '../core/edits.js';
-import { Exit, LinewiseError } from '../core/errors.js';
-import { checkpoint, type Target } from './atomic.js';
+import { LinewiseError } from '../core/errors.js';
+import type { Terminator } from '../core/terminators.js';
+import { checkpoint, YIELD_BYTES } from './checkpoint.js';
+import { changedError, type EditTarget } from './edit-target.js';
 import { fileError } from './input.js';
 
 const CHUNK = 1 << 20;
-/** Bytes copied between two chances for a signal handler to run. */
-const YIELD_BYTES = 4 << 20;
 const CRLF = Buffer.from('\r\n');
 
 /** What a copied range ended with, and (when asked) how many "\r\n" it held. */
 export interface RangeCopy {
-  last: Eol;
+  last: Terminator;
   crlf: number;
 }
 
@@ -24,13 +23,13 @@ export class RangeReader {
 
   private constructor(
     private readonly fd: number,
-    private readonly target: Target,
+    private readonly target: EditTarget,
     /** the file ends with "\n" (or is empty): line-ending counts are never needed */
     readonly endsWithNewline: boolean,
   ) {}
 
   /** Opens the target again; it must be the very file examined (same device and inode). */
-  static open(target: Target): RangeReader {
+  static open(target: EditTarget): RangeReader {
     let fd: number;
     try {
       fd = fs.openSync(target.real, 'r');
@@ -39,7 +38,7 @@ export class RangeReader {
     }
     try {
       const st = fs.fstatSync(fd, { bigint: true });
-      if (st.dev !== target.stat.dev || st.ino !== target.stat.ino) throw changed(target);
+      if (st.dev !== target.stat.dev || st.ino !== target.stat.ino) throw changedError(target);
       const size = Number(target.stat.size);
       const one = Buffer.alloc(1);
       const ends = size === 0 || (fs.readSync(fd, one, 0, 1, size - 1) === 1 && one[0] === 10);
@@ -51,10 +50,16 @@ export class RangeReader {
   }
 
   /**
-   * Copies bytes `[from, to)` to `write` (none in a dry run), yielding every few MiB. Counts
+   * Copies bytes `[from, to)` to `write` (none in a dry run), with a checkpoint every few MiB. Counts
    * "\r\n" only when `count` (the patcher needs counts only for a file without final newline).
    */
-  async copy(from: number, to: number, count: boolean, write: ((b: Buffer, start: number, end: number) => void) | undefined): Promise<RangeCopy> {
+  async copy(
+    from: number,
+    to: number,
+    count: boolean,
+    write: ((b: Buffer, start: number, end: number) => void) | undefined,
+    signal?: AbortSignal,
+  ): Promise<RangeCopy> {
     let crlf = 0;
     let pos = write || count ? from : Math.max(from, to - 2); // a dry run needs only the ending
     let prev = -1; // the byte before the current chunk
@@ -76,7 +81,7 @@ export class RangeReader {
       sinceYield += n;
       if (sinceYield >= YIELD_BYTES) {
         sinceYield = 0;
-        await checkpoint();
+        await checkpoint(signal);
       }
     }
     return { last: last !== 10 ? '' : beforeLast === 13 ? '\r\n' : '\n', crlf };
@@ -89,15 +94,11 @@ export class RangeReader {
     } catch (e) {
       throw fileError(e, this.target.given);
     }
-    if (n <= 0) throw changed(this.target); // shorter than when the scanner read it
+    if (n <= 0) throw changedError(this.target); // shorter than when the scanner read it
     return n;
   }
 
   close(): void {
     fs.closeSync(this.fd);
   }
-}
-
-function changed(target: Target): LinewiseError {
-  return new LinewiseError('changed', 'the file changed while the edit was prepared; nothing was written (read it again and retry)', target.given, Exit.stale);
 }

@@ -1,125 +1,14 @@
-// Edits planned against the file's original numbering, and the streaming patcher that applies
-// them piece by piece as the scanner reads: untouched bytes pass through, edited lines are
-// rendered under the line-ending policy, expectations (the stale-edit guard) are checked.
-//
-// Pure: Buffers in, bytes out through a callback. The command layer owns files, temp files,
-// encodings and signals, so everything here runs in fast unit and property tests.
+// The streaming patcher: applies planned edits while the scanner reads the file, in one pass.
+// Untouched bytes pass through, edited lines are rendered under the --eol policy (eol.ts), and
+// expectations (the stale-edit guard) are checked. Pure: Buffers in, bytes out through a callback.
 
+import { type Edit, type Expectation, isInsert, planEdits, sameLine } from './edit-plan.js';
+import { type EolMode, type ReplacedEndings, renderLine, replacementEnding } from './eol.js';
 import { LinewiseError } from './errors.js';
-import { splitLines, terminatorLength } from './lines.js';
+import { MAX_LINE_BYTES } from './limits.js';
+import { LineGatherer } from './pieces.js';
 import { pastEnd } from './ranges.js';
-import type { Row } from './rows.js';
-
-/** A line terminator: none (only ever the file's last line), "\n" or "\r\n". */
-export type Eol = '' | '\n' | '\r\n';
-
-/**
- * How new text's line endings are written.
- * - `auto`: new lines take the endings of the lines they replace (inserts: of their
- *   neighbours, else the file's dominant one); the last new line ends as the last replaced one.
- * - `keep`: the new text is written literally, byte for byte.
- * - `lf` / `crlf`: every new line ends so; a last new line that replaces an unterminated last
- *   line still gets none (and text appended after such a line still ends without one).
- */
-export type EolMode = 'auto' | 'keep' | 'lf' | 'crlf';
-
-export const EOL_MODES: readonly EolMode[] = ['auto', 'keep', 'lf', 'crlf'];
-
-/** One edit: lines `start..end` (1-based, inclusive) become `lines`; `end = start - 1` inserts before `start`. */
-export interface Edit {
-  start: number;
-  end: number;
-  /** the new lines, each with its own terminator if it has one (ignored except under `keep`) */
-  lines: Buffer[];
-  /** where the edit came from, for messages: "row 3", "lines 2-4" */
-  origin: string;
-  /**
-   * The edit is a row fed back: when it replaces a last line that had no terminator, a final
-   * "\n" is the separator the reader printed after the row, not part of the line (so a lone
-   * "\r" at the end of that line survives).
-   */
-  row?: boolean;
-}
-
-/** A line the caller read earlier and expects unchanged: the row's bytes (compared without terminator). */
-export interface Expectation {
-  line: number;
-  bytes: Buffer;
-  origin: string;
-}
-
-/** The terminator a line ends with. */
-export function eolOf(line: Uint8Array): Eol {
-  return (['', '\n', '\r\n'] as const)[terminatorLength(line, 0, line.length)];
-}
-
-/** A line's bytes without its terminator. */
-export function bodyOf(line: Buffer): Buffer {
-  return line.subarray(0, line.length - terminatorLength(line, 0, line.length));
-}
-
-/** Rows fed back as edits: each row replaces its own line with exactly one line. */
-export function rowEdits(rows: readonly Row[]): Edit[] {
-  return rows.map((r) => ({ start: r.line, end: r.line, lines: [r.bytes], origin: `row ${r.rowNumber}`, row: true }));
-}
-
-/** Rows as they were read, as expectations: each line's text without its terminator. */
-export function rowExpectations(rows: readonly Row[], origin = 'expected row'): Expectation[] {
-  return rows.map((r) => ({ line: r.line, bytes: r.bytes, origin: `${origin} ${r.rowNumber}` }));
-}
-
-/**
- * Whether a row as read still matches the line as it is now, compared without terminators
- * (so a CRLF row whose "\r" a tool dropped still matches). A line without terminator also
- * matches its row followed by the "\n" a reader prints to separate it from what follows.
- */
-export function sameLine(row: Buffer, current: Buffer): boolean {
-  const body = bodyOf(current);
-  if (bodyOf(row).equals(body)) return true;
-  return body.length === current.length && row.length === body.length + 1 && row[body.length] === 10 && row.subarray(0, body.length).equals(body);
-}
-
-/** The new line's text: without its terminator; for a row replacing an unterminated line, without only a separating "\n". */
-function newBody(line: Buffer, rowForOpenLine: boolean): Buffer {
-  if (rowForOpenLine) return line.length > 0 && line[line.length - 1] === 10 ? line.subarray(0, -1) : line;
-  return bodyOf(line);
-}
-
-const isInsert = (e: Edit) => e.end === e.start - 1;
-
-function describe(e: Edit): string {
-  if (isInsert(e)) return `${e.origin} (insert before line ${e.start})`;
-  return e.start === e.end ? `${e.origin} (line ${e.start})` : `${e.origin} (lines ${e.start}-${e.end})`;
-}
-
-/**
- * Sorts edits into file order and refuses what has no single meaning: a range that is not one,
- * two edits of the same line, overlapping ranges, two inserts at the same place, an insert
- * inside a replaced range. An insert before line N and an edit of line N are fine (the insert
- * comes first). Whether lines exist is checked while the file is read (see {@link Patcher}).
- */
-export function planEdits(edits: readonly Edit[]): Edit[] {
-  for (const e of edits) {
-    if (!Number.isSafeInteger(e.start) || e.start < 1) {
-      throw new LinewiseError('bad-range', `${e.origin}: START must be at least 1, not ${e.start}`);
-    }
-    if (!Number.isSafeInteger(e.end) || e.end < e.start - 1) {
-      throw new LinewiseError('bad-range', `${e.origin}: END ${e.end} is before START ${e.start} (END = START - 1 inserts)`);
-    }
-  }
-  // Inserts before replacements at the same start: that is the order they apply in.
-  const plan = [...edits].sort((a, b) => a.start - b.start || Number(isInsert(b)) - Number(isInsert(a)));
-  for (let i = 1; i < plan.length; i++) {
-    const a = plan[i - 1]!;
-    const b = plan[i]!;
-    const clash = isInsert(b) ? (isInsert(a) ? a.start === b.start : b.start <= a.end) : b.start <= a.end;
-    if (clash) {
-      const what = a.start === b.start && a.end === b.end ? 'both edit the same lines' : 'overlap';
-      throw new LinewiseError('conflict', `${describe(a)} and ${describe(b)} ${what}; every line may be edited once per call`);
-    }
-  }
-  return plan;
-}
+import { bodyOf, type Terminator, TERMINATORS, terminatorLength, terminatorOf } from './terminators.js';
 
 /** Receives output bytes `[start, end)` of `buf`; only valid during the call. */
 export type Emit = (buf: Uint8Array, start: number, end: number) => void;
@@ -167,7 +56,7 @@ export interface PatcherOptions {
    * before line 1's end, so the caller looks ahead. Undefined: the file is empty or line 1 is
    * its only, unterminated line.
    */
-  firstLineEol?: Eol;
+  firstLineEol?: Terminator;
   /** keep old lines within this many lines of an edit (for a diff); 0 (default) keeps none */
   context?: number;
   /** longest line kept whole for comparisons and diffs */
@@ -175,47 +64,15 @@ export interface PatcherOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
-const EOLS = ['', '\n', '\r\n'] as const;
-const EOL_BYTES: Record<Eol, Buffer> = { '': EMPTY, '\n': Buffer.from('\n'), '\r\n': Buffer.from('\r\n') };
-
-/** Gathers a line's pieces, refusing one longer than `max`. */
-class LineBuffer {
-  private chunks: Buffer[] = [];
-  private len = 0;
-  constructor(
-    private readonly max: number,
-    private readonly what: () => string,
-  ) {}
-  add(buf: Uint8Array, start: number, end: number): void {
-    this.len += end - start;
-    if (this.len > this.max) {
-      throw new LinewiseError('line-too-long', `${this.what()} is longer than ${this.max} bytes, too long to compare or show`);
-    }
-    this.chunks.push(Buffer.from(buf.subarray(start, end)));
-  }
-  take(): Buffer {
-    const b = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.len);
-    this.chunks = [];
-    this.len = 0;
-    return b;
-  }
-}
 
 /** The old lines of the edit in progress: what rendering and change detection need of them. */
-interface Active {
+interface Active extends ReplacedEndings {
   edit: Edit;
   index: number;
-  /** terminators of the first old lines (as many as there are new lines) */
-  eols: Eol[];
-  lastEol: Eol;
-  beforeLastEol: Eol;
-  m: number;
   /** old bytes, kept only up to what could still equal the new output */
   old: Buffer[];
   oldLen: number;
   oldOverflow: boolean;
-  /** terminator of the line before the edit's first old line, if there is one */
-  before: Eol | undefined;
 }
 
 /**
@@ -243,14 +100,15 @@ export class Patcher {
   private next = 0;
   private active: Active | undefined;
   /** terminator of the previous line of the original */
-  private prevEol: Eol | undefined;
+  private prevEol: Terminator | undefined;
   private lf = 0;
   private crlf = 0;
   /** the output so far ends with a line that has no terminator */
   private outOpen = false;
   private changed = false;
   /** gathers the current line when it must be compared or kept */
-  private gather: LineBuffer | undefined;
+  private readonly gatherer: LineGatherer;
+  private gathering = false;
   /** lines before this one are copied verbatim without further checks */
   private quietUntil = 1;
   /** the fast path has handed on part of a line */
@@ -264,7 +122,8 @@ export class Patcher {
     this.emit = opts.emit;
     this.mode = opts.eol;
     this.context = opts.context ?? 0;
-    this.maxLine = opts.maxLine ?? 64 << 20;
+    this.maxLine = opts.maxLine ?? MAX_LINE_BYTES;
+    this.gatherer = new LineGatherer(this.maxLine, () => new LinewiseError('line-too-long', `line ${this.line} is longer than ${this.maxLine} bytes, too long to compare or show`));
     for (const x of opts.expect ?? []) {
       const seen = this.expect.get(x.line);
       if (seen && !bodyOf(seen.bytes).equals(bodyOf(x.bytes))) {
@@ -290,7 +149,7 @@ export class Patcher {
       const t = terminatorLength(buf, start, end);
       if (t === 1) this.lf++;
       else if (t === 2) this.crlf++;
-      this.prevEol = EOLS[t];
+      this.prevEol = TERMINATORS[t];
       this.outOpen = t === 0;
       this.line++;
       return;
@@ -300,7 +159,7 @@ export class Patcher {
     const a = this.active;
     if (a) this.keepOld(a, buf, start, end);
     else this.out(buf, start, end, ends ? terminatorLength(buf, start, end) === 0 : false);
-    this.gather?.add(buf, start, end);
+    if (this.gathering) this.gatherer.add(buf, start, end);
     if (ends) this.endLine(buf, start, end);
   }
 
@@ -313,32 +172,31 @@ export class Patcher {
       this.next++;
     }
     if (!this.active && e !== undefined && e.start === n) {
-      this.active = { edit: e, index: this.next, eols: [], lastEol: '', beforeLastEol: '', m: 0, old: [], oldLen: 0, oldOverflow: false, before: this.prevEol };
+      this.active = { edit: e, index: this.next, eols: [], lastEol: '', beforeLastEol: '', removed: 0, old: [], oldLen: 0, oldOverflow: false, before: this.prevEol };
       this.next++;
     }
-    const wanted = this.expect.has(n) || (this.context > 0 && this.nearEdit(n));
-    this.gather = wanted ? new LineBuffer(this.maxLine, () => `line ${n}`) : undefined;
+    this.gathering = this.expect.has(n) || (this.context > 0 && this.nearEdit(n));
   }
 
   private endLine(buf: Buffer, start: number, end: number): void {
     const n = this.line;
     // The terminator is whole in the completing piece (the scanner never splits "\r\n").
-    const eol = (['', '\n', '\r\n'] as const)[terminatorLength(buf, start, end)];
+    const eol = terminatorOf(buf, start, end);
     if (eol === '\n') this.lf++;
     else if (eol === '\r\n') this.crlf++;
-    if (this.gather) {
-      const whole = this.gather.take();
+    if (this.gathering) {
+      const whole = Buffer.from(this.gatherer.take()); // kept past the next line: a copy
       const x = this.expect.get(n);
       if (x && !sameLine(x.bytes, whole)) this.mismatches.push({ line: n, origin: x.origin, current: whole });
       if (this.context > 0) this.kept.set(n, whole);
-      this.gather = undefined;
+      this.gathering = false;
     }
     const a = this.active;
     if (a) {
-      if (a.m < a.edit.lines.length) a.eols.push(eol);
+      if (a.removed < a.edit.lines.length) a.eols.push(eol);
       a.beforeLastEol = a.lastEol;
       a.lastEol = eol;
-      a.m++;
+      a.removed++;
       if (n === a.edit.end) this.finishActive(a);
     }
     this.prevEol = eol;
@@ -363,7 +221,7 @@ export class Patcher {
    * an unterminated last one). The counts only matter when the file's last line has no
    * terminator (they choose the dominant ending then); pass 0 when it is known to have one.
    */
-  skipped(lines: number, last: Eol, crlf: number): void {
+  skipped(lines: number, last: Terminator, crlf: number): void {
     if (lines <= 0) return;
     if (lines > this.quietLines()) throw new RangeError('Patcher.skipped() past a line that needs attention');
     this.crlf += crlf;
@@ -400,45 +258,27 @@ export class Patcher {
   private finishActive(a: Active): void {
     const e = a.edit;
     const k = e.lines.length;
-    const fallback = (): Eol => {
-      if (a.m >= 2 && a.beforeLastEol) return a.beforeLastEol;
-      if (a.before) return a.before;
-      return this.dominant();
-    };
-    const style = (j: number): Eol => {
-      if (j < a.m - 1) return a.eols[j]!;
-      return a.lastEol || fallback();
-    };
     const parts: Buffer[] = [];
     for (let j = 0; j < k; j++) {
-      const last = j === k - 1;
-      const open = last && a.lastEol === '';
-      parts.push(...this.render(e.lines[j]!, open ? '' : style(j), open, open && e.row === true));
+      // the last new line ends as the last old line did: without a terminator if it had none
+      const open = j === k - 1 && a.lastEol === '';
+      parts.push(...renderLine(e.lines[j]!, this.mode, open ? '' : replacementEnding(a, j, this.dominant()), open, open && e.row === true));
     }
     const output = Buffer.concat(parts);
     const changed = a.oldOverflow || !output.equals(Buffer.concat(a.old, a.oldLen));
-    this.record(e, a.m, k, output, changed);
+    this.record(e, a.removed, k, output, changed);
     this.active = undefined;
   }
 
-  /** Writes one new line under the mode; `unterminated`: it must end without a terminator. */
-  private render(line: Buffer, eol: Eol, unterminated: boolean, rowForOpenLine = false): Buffer[] {
-    if (this.mode === 'keep') return [line];
-    const body = newBody(line, rowForOpenLine);
-    if (unterminated) return [body];
-    const forced: Eol = this.mode === 'lf' ? '\n' : this.mode === 'crlf' ? '\r\n' : eol || '\n';
-    return [body, EOL_BYTES[forced]];
-  }
-
   /** An insert: every new line ends with a terminator unless `appendOpen` (after an unterminated last line). */
-  private applyInsert(e: Edit, style: Eol, appendOpen: boolean): void {
+  private applyInsert(e: Edit, style: Terminator, appendOpen: boolean): void {
     const parts: Buffer[] = [];
     const k = e.lines.length;
     // Appending after a last line without a terminator: that line gets one, so the new text
     // starts a line of its own, and the new text ends without one (the file keeps no final newline).
     const open = appendOpen && this.outOpen && this.mode !== 'keep' && k > 0;
-    if (open) parts.push(this.render(EMPTY, style, false)[1]!);
-    for (let j = 0; j < k; j++) parts.push(...this.render(e.lines[j]!, style, open && j === k - 1));
+    if (open) parts.push(renderLine(EMPTY, this.mode, style, false)[1]!);
+    for (let j = 0; j < k; j++) parts.push(...renderLine(e.lines[j]!, this.mode, style, open && j === k - 1));
     const output = Buffer.concat(parts);
     this.record(e, 0, k, output, output.length > 0);
   }
@@ -457,7 +297,7 @@ export class Patcher {
   }
 
   /** The file's most common terminator so far ("\n" on a tie or when it has none). */
-  private dominant(): Eol {
+  private dominant(): Terminator {
     return this.crlf > this.lf ? '\r\n' : '\n';
   }
 

@@ -1,12 +1,10 @@
-// grep's printers: rows (`[path<TAB|NUL>]n<TAB>line`), `--` between context groups, counts and
-// file names, and ripgrep-shaped JSON Lines (begin, match, context, end, summary).
+// grep's text printer: rows (`[path<TAB|NUL>]n<TAB>line`), `--` between context groups, and the
+// lines of -c (counts) and -l (file names).
 
-import { isUtf8 } from 'node:buffer';
-import { terminatorLength } from '../core/lines.js';
-import { GROUP_SEPARATOR } from '../core/rows.js';
+import { GROUP_SEPARATOR } from '../core/parse-rows.js';
 import type { MatchSink } from '../core/search.js';
+import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
-import { lineFields, writeRecord } from './json.js';
 import type { Style } from './style.js';
 
 /** Byte ranges of the matches in a line, relative to its start (undefined: none to show). */
@@ -116,84 +114,3 @@ export function printPath(out: Output, o: GrepPrinterOptions, path: string): voi
   out.text(`${o.rowStyle.path(path)}${o.nul ? '\0' : '\n'}`);
 }
 
-/** Text of bytes as JSON wants it: `{"text"}`, or `{"bytes"}` (base64) when not UTF-8. */
-function data(b: Buffer): { text: string } | { bytes: string } {
-  return isUtf8(b) ? { text: b.toString('utf8') } : { bytes: b.toString('base64') };
-}
-
-/** Totals for the final summary record. */
-export interface GrepStats {
-  searches: number;
-  searches_with_match: number;
-  matched_lines: number;
-  matches: number;
-}
-
-/**
- * ripgrep-shaped JSON Lines. `lines` holds the text without its terminator (or base64
- * `bytes`), `terminator` the terminator, and each submatch its byte range in the line.
- */
-export class JsonGrep implements MatchSink {
-  private path = '';
-  private begun = false;
-  private fileLines = 0;
-  readonly stats: GrepStats = { searches: 0, searches_with_match: 0, matched_lines: 0, matches: 0 };
-
-  constructor(
-    private readonly out: Output,
-    /** ranges of matches; undefined under -v (selected lines hold no match) */
-    private readonly ranges: RangesFn | undefined,
-  ) {}
-
-  file(path: string): void {
-    this.path = path;
-    this.begun = false;
-    this.fileLines = 0;
-    this.stats.searches++;
-  }
-
-  private begin(): void {
-    if (this.begun) return;
-    this.begun = true;
-    this.stats.searches_with_match++;
-    writeRecord(this.out, { type: 'begin', data: { path: { text: this.path } } });
-  }
-
-  match(line: number, buf: Buffer, start: number, end: number): void {
-    this.begin();
-    this.fileLines++;
-    this.stats.matched_lines++;
-    const submatches = (this.ranges ? this.ranges(buf, start, end) : []).map(([s, e]) => ({
-      match: data(buf.subarray(start + s, start + e)),
-      start: s,
-      end: e,
-    }));
-    this.stats.matches += submatches.length;
-    this.record('match', line, buf, start, end, submatches);
-  }
-
-  context(line: number, buf: Buffer, start: number, end: number): void {
-    this.begin();
-    this.record('context', line, buf, start, end, []);
-  }
-
-  gap(): void {}
-
-  private record(type: string, line: number, buf: Buffer, start: number, end: number, submatches: object[]): void {
-    const { terminator, ...lines } = lineFields(buf, start, end);
-    writeRecord(this.out, {
-      type,
-      data: { path: { text: this.path }, lines, terminator, line_number: line, submatches },
-    });
-  }
-
-  /** Ends the current file: an `end` record if it printed anything. */
-  endFile(): void {
-    if (!this.begun) return;
-    writeRecord(this.out, { type: 'end', data: { path: { text: this.path }, stats: { matched_lines: this.fileLines } } });
-  }
-
-  summary(errors: number): void {
-    writeRecord(this.out, { type: 'summary', data: { stats: { ...this.stats, errors } } });
-  }
-}

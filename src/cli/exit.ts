@@ -1,0 +1,47 @@
+// Turns the end of a run into an exit status: a user error is one line on stderr, a closed stdout
+// is a quiet success, an interruption is the signal's, and a bug says so without a stack trace.
+
+import { CommanderError } from 'commander';
+import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
+import { Interrupted } from '../io/checkpoint.js';
+import type { Output } from '../io/output.js';
+import { type Io, OutputClosed } from '../io/streams.js';
+
+/** Writes `linewise: <path>: <message>` on stderr. */
+export type ErrorLine = (message: string, path?: string) => void;
+
+/**
+ * The exit status for an error that ended a run, after printing what was found before it.
+ * `usageError` is commander's own wording of a usage error, when it printed one.
+ */
+export function exitStatus(e: unknown, out: Output, io: Io, errLine: ErrorLine, usageError: string | undefined): ExitCode {
+  try {
+    out.flush(); // results found before an error are still printed
+  } catch (closed) {
+    if (closed instanceof OutputClosed) return Exit.ok;
+  }
+  if (e instanceof OutputClosed) return Exit.ok;
+  // The process ends by the signal itself (cli/signals.ts); nothing to add on stderr.
+  if (e instanceof Interrupted && e.reason !== undefined) return Exit.usage;
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return Exit.ok;
+    errLine(usageMessage(usageError ?? e.message));
+    return Exit.usage;
+  }
+  if (e instanceof LinewiseError) {
+    errLine(e.message, e.path);
+    return e.exitCode;
+  }
+  // A bug, not a user error: say so in one line, with the detail behind an environment variable.
+  const err = e as Error;
+  errLine(`internal error: ${err?.message ?? String(e)} (please report it; LINEWISE_DEBUG=1 shows the stack)`);
+  if (io.env.LINEWISE_DEBUG) io.stderr.write(Buffer.from(`${err?.stack ?? ''}\n`));
+  return Exit.usage;
+}
+
+/** Commander's wording, with a hint where a negative number was taken for an option. */
+function usageMessage(message: string): string {
+  const negative = /unknown option '(-\d+)'/.exec(message);
+  if (negative) return `line numbers and counts are never negative: ${negative[1]}`;
+  return message;
+}

@@ -1,0 +1,103 @@
+// The examples of `linewise help` and `linewise help <command>`: text only, one block per command.
+
+// Every option of every command appears in at least one example (test/help.test.ts checks it):
+// an agent reading `linewise help <command>` learns each flag from a command line it can copy.
+export const EXAMPLES = {
+  main: `
+Examples:
+  $ linewise grep -n 'TODO' src             find: rows "<path><TAB><n><TAB><line>"
+  $ linewise readlines src/app.ts 40 60     read around a hit
+  $ linewise page big.log --offset 100      read a file a page at a time
+  $ linewise readlines src/app.ts 52 52 > before
+  $ linewise replace src/app.ts 52 --text 'fixed();' --expect before
+  $ linewise help replace                   every option of a command, with examples
+  $ linewise --version                      (also -V) the version, as in package.json
+
+Rows are "<n><TAB><line bytes, terminator included>"; they go back into "replace --rows".
+Exit status: 0 ok, 1 grep found nothing, 2 usage or input error, 3 stale edit or conflict.`,
+  readlines: `
+Examples:
+  $ linewise readlines src/app.ts 10 20     lines 10 to 20, as rows "<n><TAB><line>"
+  $ linewise readlines notes.txt 5          line 5 to the end
+  $ some-command | linewise readlines - 1 3
+  $ linewise readlines legacy.ini 1 5 --encoding windows-1252   rows in UTF-8
+  $ linewise readlines data.bin 1 3 -a      a file with NUL bytes, read as text (--text)
+  $ linewise readlines notes.txt 1 2 --json
+    {"type":"line","path":"notes.txt","line_number":1,"text":"alpha","terminator":"\\r\\n"} ... then a summary
+  $ linewise readlines notes.txt 1 9 --color never   no color even under FORCE_COLOR
+
+Past the end is an error that names the line count (exit 2, nothing on stdout):
+  linewise: notes.txt: line 9 is past the end: the file has 3 lines`,
+  page: `
+Examples:
+  $ linewise page big.log                   the first 100 lines, and a footer if more remain
+  $ linewise page big.log --offset 100      the next page, as the footer says
+  $ linewise page big.log --last 20         the last 20 lines, numbered (reads the file twice)
+  $ linewise page big.log --limit 20 --max-bytes 4096
+  $ linewise page huge.log --count-bytes 0  do not read past the page to count the total
+  $ linewise page big.log --limit 2 --json  records with the total and the next offset
+  $ linewise page dump.txt -a               a file with NUL bytes, read as text (--text)
+  $ linewise page legacy.txt --encoding latin1 --color always
+
+The footer (on stdout, after a blank line) says where to go on:
+  [Read 100 lines (lines 1-100 of 5000 total). 4900 lines remaining from offset 100.]
+  [Read 100 lines (lines 1-100). More lines remain from offset 100.]    (total not counted)
+At the end of the file there is no footer. A line longer than --max-bytes is shown cut, its row
+numbered "17[cut]", and the footer says how to read it whole; replace refuses a cut row.`,
+  replace: `
+Examples:
+  $ linewise replace app.ts 12 --text 'const x = 2;'     line 12 becomes that line
+  $ linewise replace app.ts 12 14 --text ''              delete lines 12 to 14
+  $ linewise replace app.ts 5 4 --text '// new'          insert before line 5 (END = START - 1)
+  $ printf 'a\\nb\\n' | linewise replace notes.txt 3   new text from standard input
+  $ linewise replace app.ts 3 5 --from new-body.txt      new text from a file
+  $ linewise readlines app.ts 10 12 > rows; $EDITOR rows; linewise replace app.ts --rows rows
+  $ linewise grep -F oldName src | sed 's/oldName/newName/' | linewise replace --rows -
+  $ linewise replace app.ts 12 --text 'x = 3' --dry-run  print a unified diff, write nothing
+  $ linewise replace app.ts 12 --text 'x = 3' --json     a record per file: what changed
+  $ linewise replace blob.dat 2 --text 'v2' -a           a file with NUL bytes (--binary)
+  $ linewise replace legacy.ini 3 --text 'név=1' --encoding latin1 --color never
+
+The stale-edit guard (--expect): pass the rows as they were read; if any of those lines changed
+since, nothing is written, the current lines are printed, and the status is 3:
+  $ linewise readlines app.ts 12 > before
+  $ linewise replace app.ts 12 --text 'x = 3' --expect before
+  $ linewise grep -F oldName src > hits; sed 's/oldName/newName/' hits | linewise replace --rows - --expect hits
+  linewise: app.ts: stale edit: line 12 no longer holds the text read; nothing was written; the current lines are on stdout: read again and retry
+
+Line endings (--eol):
+  $ linewise replace win.txt 2 --text 'new'              auto (default): "new\\r\\n" in a CRLF file;
+                                                          a last line without newline keeps none
+  $ linewise replace app.ts 2 --text $'a\\r\\n' --eol keep  the text literally, byte for byte
+  $ linewise replace win.txt 2 --text 'new' --eol lf     force "\\n" (crlf forces "\\r\\n")
+  $ linewise replace unix.txt 1 9 --from body.txt --eol crlf
+
+Writes are atomic: a temporary file beside the target, flushed, renamed over it; mode, owner
+and symbolic links kept.`,
+  grep: `
+Examples:
+  $ linewise grep 'ta$' notes.txt           rows "<n><TAB><line>"; $ matches before \\r\\n too
+  $ linewise grep -w TODO src               a directory: rows "<path><TAB><n><TAB><line>"
+  $ linewise grep -F 'a.b' -g '*.ts' -C 1   literal, only .ts files, a line of context
+  $ linewise grep -e -foo -e bar log.txt    several patterns; -e for one that starts with "-"
+  $ linewise grep -c ERROR '*.log'          a glob (quoted), counts per file
+  $ linewise grep -i 'error' -m 5 app.log   case-insensitive, at most 5 rows
+  $ linewise grep -v '^#' config.ini        the lines that do not match
+  $ linewise grep -B 2 -A 1 panic src       2 lines before and 1 after, groups split by "--"
+  $ linewise grep -l -0 TODO src | xargs -0 wc -l   file names, NUL-terminated
+  $ linewise grep -H -n main src/app.ts     the path on every row, even for one file (-n: habit)
+  $ linewise grep --json 'fn \\w+' src       ripgrep-shaped records with submatch byte ranges
+  $ linewise grep -a magic data.bin         search a file with NUL bytes as text (--text)
+  $ linewise grep --hidden --no-ignore -L KEY .   hidden and ignored files too, following links
+  $ linewise grep 'café' legacy.txt --encoding latin1   matched and printed as UTF-8
+  $ linewise grep '(a+)+$' big.txt --timeout 2 --color never
+
+Exit status: 0 a line was selected, 1 none, 2 an error (rows found before it are printed).
+A binary file named on the command line is skipped with a note on stderr:
+  linewise: data.bin: binary file (it has a NUL byte), not searched; use -a/--text to search it`,
+  encodings: `
+Examples:
+  $ linewise encodings                      every name, a tab, then its aliases
+  $ linewise encodings | grep -i jis        shift_jis, euc-jp, ...
+  $ linewise readlines legacy.txt 1 5 --encoding cp1252`,
+};

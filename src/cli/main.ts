@@ -1,0 +1,71 @@
+// The CLI's entry: runs linewise with an argument list against the process edges (Io) and
+// resolves to the exit status. Never calls process.exit, so tests run it in-process.
+
+import type { Command } from 'commander';
+import type { Context } from '../commands/context.js';
+import { Exit, type ExitCode } from '../core/errors.js';
+import { NO_NEWLINE_MARK } from '../format/rows.js';
+import { Output } from '../io/output.js';
+import { type Io, processIo } from '../io/streams.js';
+import { type ColorMode, styles } from './color.js';
+import { exitStatus } from './exit.js';
+import { buildProgram } from './program.js';
+import { withProcessSignals } from './signals.js';
+
+export { VERSION } from './program.js';
+
+/**
+ * Runs linewise with `argv` (without node and script) against `io`; resolves to the exit status.
+ */
+export async function main(argv: string[], io: Io = processIo()): Promise<ExitCode> {
+  const out = new Output(io.stdout);
+  const errLine = (message: string, path?: string) =>
+    io.stderr.write(Buffer.from(`linewise: ${path === undefined ? '' : `${path}: `}${message}\n`));
+  let status: ExitCode = Exit.ok;
+  let usageError: string | undefined;
+
+  const program = buildProgram(
+    {
+      context: (color: ColorMode): Context => ({ io, out, ...styles(color, io), warn: errLine }),
+      writing: (work) => (io.trapSignals ? withProcessSignals(work) : work(io.signal)),
+      status: (code) => {
+        status = code;
+      },
+    },
+    {
+      writeOut: (s) => out.text(s),
+      writeErr: (s) => io.stderr.write(Buffer.from(s)),
+      outputError: (s) => {
+        usageError = s.replace(/^error: /, '').trim();
+      },
+    },
+  );
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      out.flush();
+      return Exit.usage;
+    }
+    if (unknownHelpTopic(program, argv, errLine)) return Exit.usage;
+    await program.parseAsync(argv, { from: 'user' });
+    finish(out, io);
+    return status;
+  } catch (e) {
+    return exitStatus(e, out, io, errLine, usageError);
+  }
+}
+
+/** "help NAME" for no command: one line and status 2, not the general help (commander's way). */
+function unknownHelpTopic(program: Command, argv: string[], errLine: (m: string) => void): boolean {
+  if (argv[0] !== 'help' || argv[1] === undefined || program.commands.some((c) => c.name() === argv[1])) return false;
+  const names = program.commands.map((c) => c.name()).filter((n) => n !== 'help');
+  errLine(`unknown command '${argv[1]}'; the commands are ${names.join(', ')} (see linewise --help)`);
+  return true;
+}
+
+/** Ends the output: a terminal gets a marker after a last row without a terminator. */
+function finish(out: Output, io: Io): void {
+  if (out.endsOpen && io.stdout.isTTY) out.text(`${NO_NEWLINE_MARK}\n`);
+  out.flush();
+}

@@ -1,0 +1,172 @@
+// The command line's grammar: every subcommand, argument and option (commander), each action
+// handing its parsed arguments to the command's adapter in src/commands.
+
+import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
+import pkg from '../../package.json' with { type: 'json' };
+import type { Context } from '../commands/context.js';
+import { encodings } from '../commands/encodings.js';
+import { grep } from '../commands/grep.js';
+import { page } from '../commands/page.js';
+import { readlines } from '../commands/readlines.js';
+import { replace } from '../commands/replace.js';
+import { EOL_MODES } from '../core/eol.js';
+import type { ExitCode } from '../core/errors.js';
+import { parseCount } from '../core/ranges.js';
+import { loadEncoding } from '../engine/encodings.js';
+import { PAGE_DEFAULTS } from '../engine/read.js';
+import { DEFAULT_TIMEOUT } from '../engine/search.js';
+import type { ColorMode } from './color.js';
+import { EXAMPLES } from './help.js';
+
+export const VERSION: string = pkg.version;
+
+/** What an action needs from main: a context for its --color, and where to put its status. */
+export interface Runner {
+  context(color: ColorMode): Context;
+  /** runs a command that writes files, with the process's signals mapped to cancellation */
+  writing<T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T>;
+  status(code: ExitCode): void;
+}
+
+/** A commander option parser for a whole number at least `min`. */
+function count(what: string, min = 0) {
+  return (value: string) => {
+    try {
+      return parseCount(value, what, min);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  };
+}
+
+const colorOption = () =>
+  new Option('--color <when>', 'color: auto (only on a terminal), always, never').choices(['auto', 'always', 'never']).default('auto');
+
+/** --encoding, on every subcommand that reads or writes text; checked before the command runs. */
+const encodingOption = () =>
+  new Option('--encoding <name>', 'decode the file from NAME (latin1, windows-1252, shift_jis, utf-16le, ...); rows are then UTF-8. "linewise encodings" lists the names');
+
+/** The whole command line, its actions bound to `runner`; help and errors go through `output`. */
+export function buildProgram(runner: Runner, output: OutputConfiguration): Command {
+  const program = new Command('linewise')
+    .description('Line-precise file access: read, search and patch lines without touching line endings or bytes.')
+    .version(VERSION, '-V, --version')
+    .helpCommand('help [command]', 'show help for a command')
+    .exitOverride()
+    .configureOutput(output) // before the subcommands, which inherit it
+    .showSuggestionAfterError(true)
+    .allowExcessArguments(false)
+    .addHelpText('after', EXAMPLES.main);
+
+  program
+    .command('readlines')
+    .summary('print lines START to END (1-based, inclusive) as rows')
+    .description('Print lines START to END (1-based, inclusive; END defaults to the last line) as rows "<n><TAB><line>", each line verbatim with its terminator. FILE "-" reads standard input. Reads no further than END.')
+    .argument('<file>', 'the file, or - for standard input')
+    .argument('<start>', 'first line (1-based)')
+    .argument('[end]', 'last line (default: the last line of the file; clamps)')
+    .option('--json', 'JSON Lines: a record per line, then a summary')
+    .option('-a, --text', 'read a file with NUL bytes as text')
+    .addOption(encodingOption())
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.readlines)
+    .action(async (file: string, start: string, end: string | undefined, o) => {
+      runner.status(readlines(runner.context(o.color), file, start, end, o));
+    });
+
+  program
+    .command('page')
+    .summary('print a bounded page of rows, with a footer saying where to go on')
+    .description('Print up to --limit rows after skipping --offset lines, within --max-bytes of output. When lines remain, a blank line and a footer follow, naming the offset to read next.')
+    .argument('<file>', 'the file, or - for standard input')
+    .option('--offset <k>', 'lines to skip (0-based)', count('--offset'), PAGE_DEFAULTS.offset)
+    .option('--limit <n>', 'rows at most', count('--limit', 1), PAGE_DEFAULTS.limit)
+    .addOption(new Option('--last <n>', 'the last N lines (a file, not a pipe: it is read twice, to count then to print)').argParser(count('--last', 1)).conflicts(['offset']))
+    .option('--max-bytes <b>', 'cap on the bytes printed; a longer single line is shown cut (0: no cap)', count('--max-bytes'), PAGE_DEFAULTS.maxBytes)
+    .option('--count-bytes <b>', 'read at most this far past the page to count the total lines', count('--count-bytes'), PAGE_DEFAULTS.countBytes)
+    .option('--json', 'JSON Lines: a record per line, then a summary with the total and next offset')
+    .option('-a, --text', 'read a file with NUL bytes as text')
+    .addOption(encodingOption())
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.page)
+    .action(async (file: string, o) => {
+      runner.status(page(runner.context(o.color), file, o));
+    });
+
+  program
+    .command('replace')
+    .summary('replace lines, or apply rows read by readlines/page/grep, atomically')
+    .description(
+      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input: empty text deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing). Every edit addresses the file as it was before the call.',
+    )
+    .argument('[file]', 'the file to edit (not -); optional with path rows')
+    .argument('[start]', 'first line replaced (1-based)')
+    .argument('[end]', 'last line replaced (default START; START - 1 to insert)')
+    .option('--text <text>', 'the new text (a final newline is optional)')
+    .option('--from <file>', 'read the new text from a file (- for standard input)')
+    .option('--rows [rowsfile]', 'apply rows from a file, or from standard input (- or no value)')
+    .option('--expect <oldrows>', 'rows as they were read: if a line changed since, exit 3 and write nothing')
+    .addOption(new Option('--eol <mode>', 'line endings of the new text: auto, keep, lf, crlf').choices(EOL_MODES).default('auto'))
+    .option('--dry-run', 'print a unified diff; write nothing')
+    .option('--json', 'JSON Lines: a record per file with what changed, then a summary')
+    .option('-a, --binary', 'edit a file with NUL bytes as text (-a/--text on the readers; here --text is the new text)')
+    .addOption(encodingOption())
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.replace)
+    .action(async (file: string | undefined, start: string | undefined, end: string | undefined, o) => {
+      const ctx = runner.context(o.color);
+      runner.status(await runner.writing((signal) => replace({ ...ctx, ...(signal ? { signal } : {}) }, file, start, end, o)));
+    });
+
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  program
+    .command('grep')
+    .summary('search files and trees; print matching lines as rows')
+    .description('Print the lines that match PATTERN (a JavaScript regular expression, Unicode mode) as rows "<n><TAB><line>" (with "<path><TAB>" first when several files are searched). The pattern sees each line without its terminator, so $ matches before \\r\\n. PATH may be a file, a directory (searched recursively, skipping .gitignore/.ignore-ignored, hidden and binary files), a glob, or - for standard input; none means the current directory.')
+    .argument('[pattern]', 'the pattern (omit it when -e is given)')
+    .argument('[paths...]', 'files, directories, globs, or - (default: the current directory)')
+    .option('-e, --regexp <pattern>', 'a pattern (repeatable; for patterns that begin with "-")', collect)
+    .option('-i, --ignore-case', 'match case-insensitively')
+    .option('-F, --fixed-strings', 'patterns are literal strings, not regular expressions')
+    .option('-w, --word-regexp', 'match whole words only')
+    .option('-v, --invert-match', 'select lines that do not match')
+    .option('-m, --max-count <num>', 'stop after NUM selected lines per file', count('--max-count', 1))
+    .option('-A, --after-context <num>', 'print NUM lines after each selected line', count('--after-context'))
+    .option('-B, --before-context <num>', 'print NUM lines before each selected line', count('--before-context'))
+    .option('-C, --context <num>', 'print NUM lines before and after', count('--context'))
+    .option('-c, --count', 'print the number of selected lines per file')
+    .option('-l, --files-with-matches', 'print only the names of files with a selected line')
+    .option('-n, --line-number', 'accepted for grep habits: rows always carry line numbers')
+    .option('-H, --with-filename', 'print the path on every row, even for one file')
+    .option('-0, --null', 'end paths with a NUL byte instead of a tab (or newline under -l)')
+    .addOption(new Option('--json', 'JSON Lines as ripgrep prints them: begin, match, context, end, summary').conflicts(['count', 'filesWithMatches']))
+    .option('-a, --text', 'search files with NUL bytes as text')
+    .option('--hidden', 'search hidden files and directories too')
+    .option('--no-ignore', 'do not apply .gitignore and .ignore files')
+    .option('-g, --glob <glob>', 'only search files matching GLOB (gitignore syntax; "!GLOB" excludes; repeatable)', collect)
+    .option('-L, --follow', 'follow symbolic links in directory walks')
+    .addOption(encodingOption())
+    .option('--timeout <seconds>', `stop with status 2 when one stretch of the search (a slice of at most a buffer of lines) runs longer than this: a pattern that backtracks without end (default ${DEFAULT_TIMEOUT} for files; standard input and pipes only when given; 0: no bound)`, count('--timeout'))
+    .addOption(colorOption())
+    .addHelpText('after', EXAMPLES.grep)
+    .action(async (pattern: string | undefined, paths: string[], o) => {
+      runner.status(await grep(runner.context(o.color), pattern, paths, o));
+    });
+
+  program
+    .command('encodings')
+    .summary('list the names --encoding accepts')
+    .description('List the encodings --encoding accepts, one a line: the name, a tab, then its aliases. Names match ignoring case and punctuation (Shift_JIS = shift-jis = shiftjis). UTF-8 is the default and reads bytes as they are; a UTF-16 file with a byte order mark needs no flag.')
+    .addHelpText('after', EXAMPLES.encodings)
+    .action(async () => {
+      runner.status(await encodings(runner.context('auto')));
+    });
+
+  // An unknown --encoding is refused before any file is opened, and iconv-lite (a chunk of its
+  // own) is loaded only when the encoding needs it: plain UTF-8 runs never parse it.
+  program.hook('preAction', async (_program, command) => {
+    const name = (command.opts() as { encoding?: unknown }).encoding;
+    if (typeof name === 'string') await loadEncoding(name);
+  });
+  return program;
+}

@@ -1,0 +1,39 @@
+// Process signals for commands that write: SIGINT, SIGTERM and SIGHUP become an AbortSignal the
+// engine honours (it removes its temporary files and stops), then the process dies by that signal.
+
+import { discardLiveTempFiles } from '../io/temp-file.js';
+import { releaseAllLocks } from '../io/lock.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Runs `work` with an AbortSignal that fires (its reason the signal's name) when the process is
+ * asked to stop. Once `work` has settled, the handlers are removed and, if a signal came, the
+ * process is ended by that same signal, as a shell expects of a program interrupted by Ctrl-C:
+ * files renamed before it came are whole; nothing else was written.
+ */
+export async function withProcessSignals<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let received: (typeof SIGNALS)[number] | undefined;
+  const handlers = SIGNALS.map((s) => {
+    const h = () => {
+      received ??= s;
+      controller.abort(s);
+    };
+    process.on(s, h);
+    return [s, h] as const;
+  });
+  // A crash between a temporary file's creation and its removal must not leave it behind.
+  const onExit = () => {
+    discardLiveTempFiles();
+    releaseAllLocks();
+  };
+  process.on('exit', onExit);
+  try {
+    return await work(controller.signal);
+  } finally {
+    for (const [s, h] of handlers) process.off(s, h);
+    process.off('exit', onExit);
+    if (received !== undefined) process.kill(process.pid, received);
+  }
+}

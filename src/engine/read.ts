@@ -1,0 +1,224 @@
+// readlines and page as operations: open the input, read a range or a bounded page into a row
+// sink, and say what was read; plus the library's collecting forms, readLines and page.
+
+import { type Bom } from '../core/sniff.js';
+import { LinewiseError, withPath } from '../core/errors.js';
+import type { ReadFn } from '../core/lines.js';
+import type { RowSink } from '../core/read-range.js';
+import { countRest, readRange } from '../core/read-range.js';
+import { readPage } from '../core/read-page.js';
+import { rowPrefixLength } from '../format/rows.js';
+import type { InputSource } from '../io/input.js';
+import { fdReader } from '../io/streams.js';
+import { decodeNote, type OpenedText, openText } from '../io/text.js';
+import { checkEncodingLoaded } from './encodings.js';
+import { type Line, LineCollector } from './results.js';
+import * as v from './validate.js';
+
+/** Options every function that reads a file takes. */
+export interface ReadOptions {
+  /** read a file with NUL bytes as text instead of refusing it as binary (the CLI's `-a/--text`) */
+  text?: boolean;
+  /**
+   * The file's encoding (the CLI's `--encoding NAME`: latin1, windows-1252, shift_jis, utf-16le,
+   * ...): lines are decoded, and `bytes` and `text` are then UTF-8. Undefined: the file's own
+   * bytes, except that a UTF-16 file with a byte order mark is decoded without asking. The
+   * synchronous functions need {@link loadEncoding} awaited once first for names other than
+   * UTF-8 and UTF-16; `grep` and `replace` load it themselves.
+   */
+  encoding?: string;
+  /** the directory relative paths start from; default the process's working directory */
+  cwd?: string;
+  /** what the path `-` reads; default standard input (file descriptor 0) */
+  stdin?: ReadFn;
+}
+
+/** Where a read's inputs come from, with the defaults applied. */
+export function inputSource(o: { cwd?: string | undefined; stdin?: ReadFn | undefined }): InputSource {
+  return { cwd: v.optionalString(o.cwd, 'cwd') ?? '.', stdin: o.stdin ?? fdReader(0) };
+}
+
+/** What a read found out about its input, besides the rows. */
+export interface InputFacts {
+  /** the input, as given (`-` for standard input) */
+  path: string;
+  /** the encoding the text was decoded from, or undefined for the file's own bytes */
+  encoding: string | undefined;
+  /** the byte order mark the input began with (never part of line 1) */
+  bom: Bom | undefined;
+  /** offset of the first bytes not valid in `encoding`, when there were some (rows then differ) */
+  invalidAt: number | undefined;
+  /** things to tell the user that are not errors (bytes that did not decode, an empty file) */
+  notes: string[];
+}
+
+/** What `readLinesTo` read. */
+export interface ReadSummary extends InputFacts {
+  start: number;
+  /** rows handed to the sink */
+  shown: number;
+}
+
+/**
+ * Hands lines `start` to `end` (1-based, inclusive) of the file at `path` to `sink`, as
+ * `linewise readlines` prints them. `end` omitted: to the last line; `end` past the last line
+ * clamps. Reads no further into the file than `end`.
+ */
+export function readLinesTo(sink: RowSink, path: string, start: number, end?: number, options: ReadOptions = {}): ReadSummary {
+  const first = v.count(start, 'START');
+  const last = end === undefined ? undefined : v.count(end, 'END');
+  return withText(path, options, (t) => {
+    const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
+    return { ...facts(t), start: first, shown };
+  });
+}
+
+/**
+ * Lines `start` to `end` (1-based, inclusive) of the file at `path`, as `linewise readlines`
+ * prints them. `end` omitted: to the last line; `end` past the last line clamps. Reads no
+ * further into the file than `end`. `path` `-` reads standard input.
+ *
+ * @throws {@link LinewiseError} (exit code 2) when `start` is past the last line, `start < 1`,
+ * `end < start`, the file cannot be read, or it is binary; the message names the line count
+ * where the range is the problem, as the CLI's does.
+ *
+ * @example
+ * ```ts
+ * const [hit] = readLines('src/app.ts', 42, 42);
+ * console.log(hit.line, hit.text, JSON.stringify(hit.terminator)); // 42 'const x = 1;' "\r\n"
+ * ```
+ */
+export function readLines(path: string, start: number, end?: number, options: ReadOptions = {}): Line[] {
+  const sink = new LineCollector(v.string(path, 'path'));
+  readLinesTo(sink, path, start, end, v.options<ReadOptions>(options, 'options'));
+  return sink.lines;
+}
+
+/** What to read for a {@link page}; every field has the CLI's default. */
+export interface PageOptions extends ReadOptions {
+  /** lines to skip (0-based); default 0 */
+  offset?: number;
+  /** lines at most; default 100 */
+  limit?: number;
+  /** the last `last` lines instead of `offset`/`limit` (a file: it is counted first) */
+  last?: number;
+  /** cap on the bytes the page's rows would print (`<n>\t` included), 0 for none; default 65536 */
+  maxBytes?: number;
+  /** how far past the page to read, in bytes, to count the lines left; default 8 MiB */
+  countBytes?: number;
+}
+
+/** The CLI's defaults for a page. */
+export const PAGE_DEFAULTS = { offset: 0, limit: 100, maxBytes: 64 << 10, countBytes: 8 << 20 } as const;
+
+/** What `pageTo` read, and where the next page starts: the footer as data. */
+export interface PageSummary extends InputFacts {
+  /** lines skipped before the page */
+  offset: number;
+  /** 1-based number of the first row (offset + 1) */
+  first: number;
+  shown: number;
+  /** lines in the file, or `undefined` when counting them would have read past `countBytes` */
+  total: number | undefined;
+  /** the offset of the next page, or `undefined` when no line remains */
+  nextOffset: number | undefined;
+  /** the line shown cut, when a single line was longer than `maxBytes`: bytes shown and full length (undefined if not measured) */
+  cut?: { line: number; shown: number; length: number | undefined };
+}
+
+/**
+ * Hands a bounded page of the file at `path` to `sink`: up to `limit` lines after skipping
+ * `offset`, within `maxBytes`, or the last `last` lines. Following `nextOffset` reads every
+ * line exactly once.
+ */
+export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): PageSummary {
+  const o = {
+    offset: v.count(options.offset ?? PAGE_DEFAULTS.offset, 'offset'),
+    limit: v.count(options.limit ?? PAGE_DEFAULTS.limit, 'limit', 1),
+    maxBytes: v.count(options.maxBytes ?? PAGE_DEFAULTS.maxBytes, 'maxBytes'),
+    countBytes: v.count(options.countBytes ?? PAGE_DEFAULTS.countBytes, 'countBytes'),
+  };
+  const last = v.optionalCount(options.last, 'last', 1);
+  if (last !== undefined) {
+    if (options.offset !== undefined) throw new LinewiseError('usage', 'give --last or --offset, not both: --last N is the page that ends at the last line');
+    Object.assign(o, { offset: Math.max(0, countLines(path, options) - last), limit: last });
+  }
+  return withText(path, options, (t) => {
+    const r = readPage(t.scanner, { ...o, prefixBytes: rowPrefixLength, inputSize: t.codec ? undefined : t.input.size }, sink);
+    const f = facts(t);
+    if (r.total === 0) f.notes.unshift('the file is empty');
+    const more = r.total === undefined || r.total > r.nextOffset;
+    return { ...f, offset: o.offset, first: r.first, shown: r.shown, total: r.total, nextOffset: more ? r.nextOffset : undefined, ...(r.cut ? { cut: r.cut } : {}) };
+  });
+}
+
+/** One page of a file, as `linewise page` prints it, with its footer as data. */
+export interface Page {
+  path: string;
+  lines: Line[];
+  /** lines in the file, or `undefined` when counting them would have read past `countBytes` */
+  total: number | undefined;
+  /** the offset of the next page, or `undefined` when no line remains */
+  nextOffset: number | undefined;
+  /** the line shown cut, when a single line was longer than `maxBytes`: bytes shown and full length (undefined if not measured) */
+  cut?: { line: number; shown: number; length: number | undefined };
+  /** the byte order mark the file began with (never part of line 1) */
+  bom: Bom | undefined;
+}
+
+/**
+ * A bounded page of the file at `path`: up to `limit` lines after skipping `offset`, within
+ * `maxBytes` (or the last `last` lines). Following `nextOffset` reads every line exactly once.
+ * An empty file gives an empty page with `total` 0.
+ *
+ * @throws {@link LinewiseError} (exit code 2) when `offset` is at or past the end (the message
+ * names the line count), the file cannot be read, or it is binary.
+ *
+ * @example
+ * ```ts
+ * for (let offset: number | undefined = 0; offset !== undefined; ) {
+ *   const p = page('big.log', { offset, limit: 500 });
+ *   for (const l of p.lines) process.stdout.write(l.bytes);
+ *   offset = p.nextOffset;
+ * }
+ * ```
+ */
+export function page(path: string, options: PageOptions = {}): Page {
+  const sink = new LineCollector(v.string(path, 'path'));
+  const s = pageTo(sink, path, v.options<PageOptions>(options, 'options'));
+  return { path: s.path, lines: sink.lines, total: s.total, nextOffset: s.nextOffset, ...(s.cut ? { cut: s.cut } : {}), bom: s.bom };
+}
+
+/**
+ * The lines in a file, for `last`. Rows carry line numbers, so the lines must be counted first:
+ * one pass counts (the SIMD kernel, at read speed), a second prints. A pipe cannot be read
+ * twice, so it is refused rather than held in memory.
+ */
+function countLines(path: string, options: ReadOptions): number {
+  return withText(path, options, (t) => {
+    if (t.input.size === undefined) {
+      throw new LinewiseError('not-seekable', '--last reads the file twice (to count its lines, then to print them), which a pipe or standard input cannot be; use a file, or page through with --offset');
+    }
+    return countRest(t.scanner);
+  });
+}
+
+function facts(t: OpenedText): InputFacts {
+  const note = decodeNote(t);
+  return { path: t.input.name, encoding: t.codec?.name, bom: t.bom, invalidAt: t.codec?.invalidAt, notes: note === undefined ? [] : [note] };
+}
+
+/** Opens `path`, runs `f`, closes, and names the path in any error. */
+function withText<T>(path: string, options: ReadOptions, f: (t: OpenedText) => T): T {
+  const name = v.string(path, 'path');
+  const encoding = v.optionalString(options.encoding, 'encoding');
+  checkEncodingLoaded(encoding);
+  const t = openText(name, inputSource(options), { allowBinary: v.optionalBoolean(options.text, 'text'), encoding });
+  try {
+    return f(t);
+  } catch (e) {
+    throw withPath(e, t.input.name);
+  } finally {
+    t.input.close();
+  }
+}

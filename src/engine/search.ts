@@ -1,0 +1,461 @@
+// grep as an operation: patterns compiled, paths expanded, every input searched in
+// deadline-bounded slices, and everything reported to a GrepReporter; plus the library's
+// collecting form, grep().
+
+import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
+import { compilePatterns, type CompiledPattern } from '../core/pattern.js';
+import { LineSearcher, matchRanges, type MatchSink } from '../core/search.js';
+import { checkpoint } from '../io/checkpoint.js';
+import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
+import { fileError } from '../io/input.js';
+import { type OpenedText, openText } from '../io/text.js';
+import type { SearchTarget } from '../io/walk.js';
+import { loadEncoding } from './encodings.js';
+import { type GrepItem, grepInputs } from './grep-inputs.js';
+import { inputSource, type ReadOptions } from './read.js';
+import { type Line, toLine } from './results.js';
+import * as v from './validate.js';
+
+/** What to search for and where; every field has the CLI's default (the flag in parentheses). */
+export interface GrepOptions extends ReadOptions {
+  /** match case-insensitively (`-i`) */
+  ignoreCase?: boolean;
+  /** the patterns are literal strings, not regular expressions (`-F`) */
+  fixedStrings?: boolean;
+  /** match whole words only (`-w`) */
+  wordRegexp?: boolean;
+  /** select the lines that do not match (`-v`); their `submatches` are empty */
+  invertMatch?: boolean;
+  /** stop after this many selected lines per file (`-m`) */
+  maxCount?: number;
+  /** context lines before each selected line (`-B`) */
+  beforeContext?: number;
+  /** context lines after each selected line (`-A`) */
+  afterContext?: number;
+  /** context lines before and after (`-C`); `beforeContext`/`afterContext` win */
+  context?: number;
+  /** search hidden files and directories too (`--hidden`) */
+  hidden?: boolean;
+  /** do not apply .gitignore and .ignore files (`--no-ignore`) */
+  noIgnore?: boolean;
+  /** only search files matching these globs, gitignore syntax, `!` excludes (`-g`) */
+  glob?: string | readonly string[];
+  /** follow symbolic links in directory walks (`-L`) */
+  follow?: boolean;
+  /**
+   * Seconds one stretch of the search may run before the pattern is blamed (`--timeout`):
+   * default 10 for files, standard input only when given; 0 for no bound.
+   */
+  timeout?: number;
+  /** cancels the search (checked between slices of a few hundred milliseconds) */
+  signal?: AbortSignal;
+}
+
+/** How a search reports (the CLI's -c and -l): `counts` and `files` never call match or context. */
+export type GrepReport = 'lines' | 'counts' | 'files';
+
+/** Options of {@link grepTo} beyond the library's. */
+export interface GrepRunOptions extends GrepOptions {
+  report?: GrepReport;
+  /** rows name their file: true always (`-H`), false never; default when several inputs are searched */
+  withFilename?: boolean;
+  /** scanner buffer size (tests) */
+  bufferSize?: number;
+}
+
+/** What a reporter learns before the first input: how rows look, and where matches are in a line. */
+export interface GrepSetup {
+  /** rows should name their file */
+  withPath: boolean;
+  /** byte ranges of the matches in a selected line; undefined under -v (a selected line holds none) */
+  ranges: ((buf: Buffer, start: number, end: number) => Array<[number, number]>) | undefined;
+}
+
+/**
+ * Where a grep run reports: the rows (a MatchSink), each input's start and end, and its
+ * problems. The CLI prints them; the library collects them as data.
+ */
+export interface GrepReporter extends MatchSink {
+  /** called once, before anything else */
+  begin(setup: GrepSetup): void;
+  /** the rows that follow are from this input */
+  file(display: string): void;
+  /** an input is searched to its end (or to -m); `selected` lines were selected in it */
+  endFile(display: string, selected: number): void;
+  /** one input failed, or the search ran past its deadline: an error for the exit status */
+  error(e: LinewiseError, display: string | undefined): void;
+  /** not an error: a binary file named in the paths skipped, a symbolic link loop */
+  note(message: string, display: string | undefined): void;
+}
+
+/** How a search ended. */
+export interface GrepSummary {
+  /** the CLI's exit status: 0 a line selected, 1 none, 2 an error */
+  status: ExitCode;
+  /** inputs that failed (reported through `error`) */
+  errors: number;
+  /** every input was searched (false when the search stopped at its deadline) */
+  complete: boolean;
+}
+
+/** Seconds a stretch of searching may run before the pattern is blamed (see --timeout). */
+export const DEFAULT_TIMEOUT = 10;
+/** Work between two deadline checks: long enough that the watchdog's cost vanishes. */
+const SLICE_MS = 250;
+/**
+ * Read size for grep. Larger than the scanner's 64 KiB default and still within the CPU cache
+ * between read() and indexOf(): it measured fastest (docs/PERFORMANCE.md, grep speed).
+ */
+const GREP_BUFFER = 128 << 10;
+
+/**
+ * Searches `paths` (files, directories, globs, `-`; none: the directory `cwd`) for lines matching
+ * any of `patterns`, reporting to `reporter` as it goes. Problems with one input are reported
+ * and the search goes on.
+ */
+export async function grepTo(reporter: GrepReporter, patterns: string | readonly string[], paths: string | readonly string[], options: GrepRunOptions = {}): Promise<GrepSummary> {
+  const o = v.options<GrepRunOptions>(options, 'options');
+  const list = v.strings(patterns, 'pattern');
+  if (list.length === 0) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
+  const encoding = v.optionalString(o.encoding, 'encoding');
+  const timeout = (v.optionalCount(o.timeout, 'timeout') ?? DEFAULT_TIMEOUT) * 1000;
+  const search: SearchSettings = {
+    source: inputSource(o),
+    allowBinary: v.optionalBoolean(o.text, 'text'),
+    encoding,
+    bufferSize: o.bufferSize ?? GREP_BUFFER,
+    invert: v.optionalBoolean(o.invertMatch, 'invertMatch') === true,
+    maxCount: o.report === 'files' ? 1 : v.optionalCount(o.maxCount, 'maxCount', 1),
+    before: v.optionalCount(o.beforeContext, 'beforeContext') ?? v.optionalCount(o.context, 'context') ?? 0,
+    after: v.optionalCount(o.afterContext, 'afterContext') ?? v.optionalCount(o.context, 'context') ?? 0,
+    noNumbers: o.report === 'counts' || o.report === 'files',
+  };
+  const pattern = compilePatterns(list, {
+    ignoreCase: v.optionalBoolean(o.ignoreCase, 'ignoreCase'),
+    fixed: v.optionalBoolean(o.fixedStrings, 'fixedStrings'),
+    word: v.optionalBoolean(o.wordRegexp, 'wordRegexp'),
+  });
+  if (encoding !== undefined) await loadEncoding(encoding);
+  const pathList = v.strings(paths, 'paths');
+  const walk = {
+    hidden: v.optionalBoolean(o.hidden, 'hidden') === true,
+    noIgnore: v.optionalBoolean(o.noIgnore, 'noIgnore') === true,
+    globs: o.glob === undefined ? [] : v.strings(o.glob, 'glob'),
+    follow: v.optionalBoolean(o.follow, 'follow') === true,
+  };
+  const signal = v.optionalSignal(o.signal);
+  const items = await grepInputs(search.source.cwd, pathList, walk);
+  const withPath = v.optionalBoolean(o.withFilename, 'withFilename') ?? (pathList.length !== 1 || items.multi);
+  const ranges = search.invert ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
+  reporter.begin({ withPath, ranges });
+  const sink = o.report === 'counts' || o.report === 'files' ? new CountOnly(reporter) : reporter;
+  const run = new GrepRun(pattern, items.list, search, sink);
+  const explicitTimeout = o.timeout !== undefined;
+  for (;;) {
+    // Pipes wait on their writer: the deadline covers them only when asked for (--timeout).
+    const bounded = timeout > 0 && (explicitTimeout || !run.nextIsPipe());
+    let done: boolean;
+    try {
+      done = bounded ? runWithDeadline(() => run.step(performance.now() + SLICE_MS), timeout + SLICE_MS) : run.step(Infinity);
+    } catch (e) {
+      if (!(e instanceof DeadlineExceeded)) throw e;
+      const where = run.current();
+      const line = run.line();
+      run.abort();
+      // Under -c and -l lines are not numbered (the searcher does not count them): say no number then.
+      const at = line > 0 ? ` at or after line ${line}` : '';
+      const message = `the search ran longer than ${timeout / 1000} s${at}: the pattern backtracks too much; simplify it or raise --timeout`;
+      reporter.error(new LinewiseError('timeout', message, where), where);
+      return { status: Exit.usage, errors: run.errors + 1, complete: false };
+    }
+    if (done) break;
+    if (signal !== undefined) {
+      try {
+        await checkpoint(signal);
+      } catch (e) {
+        run.abort();
+        throw e;
+      }
+    }
+  }
+  return run.finish();
+}
+
+/** Under -c and -l the reporter hears of inputs and counts, never of rows. */
+class CountOnly implements GrepReporter {
+  constructor(private readonly r: GrepReporter) {}
+  begin(setup: GrepSetup): void {
+    this.r.begin(setup);
+  }
+  match(): void {}
+  context(): void {}
+  gap(): void {}
+  file(display: string): void {
+    this.r.file(display);
+  }
+  endFile(display: string, selected: number): void {
+    this.r.endFile(display, selected);
+  }
+  error(e: LinewiseError, display: string | undefined): void {
+    this.r.error(e, display);
+  }
+  note(message: string, display: string | undefined): void {
+    this.r.note(message, display);
+  }
+}
+
+/** How each input is opened and searched. */
+interface SearchSettings {
+  source: ReturnType<typeof inputSource>;
+  allowBinary: boolean | undefined;
+  encoding: string | undefined;
+  bufferSize: number;
+  invert: boolean;
+  maxCount: number | undefined;
+  before: number;
+  after: number;
+  noNumbers: boolean;
+}
+
+/** The file being searched. */
+interface Current {
+  target: SearchTarget;
+  text: OpenedText;
+  searcher: LineSearcher;
+}
+
+/** A grep run over its inputs, resumable: `step` works until a time and can be called again. */
+class GrepRun {
+  private readonly iter: Iterator<GrepItem>;
+  private peeked: IteratorResult<GrepItem> | undefined;
+  private cur: Current | undefined;
+  private selectedAny = false;
+  errors = 0;
+
+  constructor(
+    private readonly pattern: CompiledPattern,
+    items: Iterable<GrepItem>,
+    private readonly o: SearchSettings,
+    private readonly reporter: GrepReporter,
+  ) {
+    this.iter = items[Symbol.iterator]();
+  }
+
+  private peek(): IteratorResult<GrepItem> {
+    this.peeked ??= this.iter.next();
+    return this.peeked;
+  }
+
+  /** The next input to open is standard input or a pipe (its reads wait on a writer). */
+  nextIsPipe(): boolean {
+    if (this.cur) return this.cur.text.input.size === undefined;
+    const next = this.peek();
+    return !next.done && 'abs' in next.value && next.value.abs === '-';
+  }
+
+  line(): number {
+    return this.cur?.searcher.currentLine ?? 0;
+  }
+
+  current(): string | undefined {
+    return this.cur?.target.display;
+  }
+
+  /** Searches until `until` (a performance.now() time); true when every input is done. */
+  step(until: number): boolean {
+    for (;;) {
+      if (!this.cur && !this.openNext()) return true;
+      const cur = this.cur!;
+      let stopped = false;
+      let finished: boolean;
+      try {
+        finished = cur.text.scanner.scanBlocks((buf, start, end, ends) => {
+          if (cur.searcher.visitor(buf, start, end, ends) === false) {
+            stopped = true;
+            return false;
+          }
+          return performance.now() < until;
+        });
+      } catch (e) {
+        this.closeCurrent();
+        this.fail(e, cur.target.display);
+        continue;
+      }
+      if (!finished && !stopped) return false; // time is up: resume later
+      this.endFile(cur);
+      if (performance.now() >= until) return false;
+    }
+  }
+
+  /** Opens the next input; false when none is left. Problems are reported in their turn. */
+  private openNext(): boolean {
+    for (;;) {
+      const next = this.peek();
+      this.peeked = undefined;
+      if (next.done) return false;
+      const item = next.value;
+      if ('error' in item) {
+        if (item.note) this.reporter.note(item.error.message, item.error.path);
+        else this.fail(item.error, item.error.path ?? '.');
+        continue;
+      }
+      let text: OpenedText;
+      try {
+        text = openText(item.abs, this.o.source, { allowBinary: this.o.allowBinary, encoding: this.o.encoding, bufferSize: this.o.bufferSize });
+      } catch (e) {
+        if (e instanceof LinewiseError && e.code === 'binary') {
+          // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.
+          if (!item.walked) this.reporter.note('binary file (it has a NUL byte), not searched; use -a/--text to search it', item.display);
+          continue;
+        }
+        this.fail(e, item.display);
+        continue;
+      }
+      const searcher = new LineSearcher(this.pattern, this.reporter, {
+        invert: this.o.invert,
+        ...(this.o.maxCount !== undefined ? { maxCount: this.o.maxCount } : {}),
+        before: this.o.before,
+        after: this.o.after,
+        noNumbers: this.o.noNumbers,
+      });
+      this.cur = { target: item, text, searcher };
+      this.reporter.file(item.display);
+      return true;
+    }
+  }
+
+  private endFile(cur: Current): void {
+    this.closeCurrent();
+    const n = cur.searcher.selected;
+    if (n > 0) this.selectedAny = true;
+    this.reporter.endFile(cur.target.display, n);
+  }
+
+  private closeCurrent(): void {
+    const cur = this.cur;
+    this.cur = undefined;
+    cur?.text.input.close();
+    cur?.text.scanner.release(); // its buffer serves the next file
+  }
+
+  /** Abandons the file being searched (after a deadline, or when cancelled). */
+  abort(): void {
+    this.closeCurrent();
+  }
+
+  /** An error on one input: reported in one line, and the search goes on. */
+  private fail(e: unknown, display: string): void {
+    if (!(e instanceof LinewiseError) && (e as NodeJS.ErrnoException)?.code === undefined) throw e; // a bug, or a closed stdout
+    this.errors++;
+    this.reporter.error(fileError(e, display), display);
+  }
+
+  finish(): GrepSummary {
+    if (this.errors > 0) return { status: Exit.usage, errors: this.errors, complete: true };
+    return { status: this.selectedAny ? Exit.ok : Exit.noMatch, errors: 0, complete: true };
+  }
+}
+
+/** A byte range `[start, end)` of a match within a line's `bytes`. */
+export interface Submatch {
+  start: number;
+  end: number;
+}
+
+/** A line grep selected (`kind: 'match'`), or a line of context around one. */
+export interface GrepLine extends Line {
+  kind: 'match' | 'context';
+  /** where the patterns match in `bytes` (byte offsets); empty for context and under `invertMatch` */
+  submatches: Submatch[];
+}
+
+/** One input searched, and how many lines were selected in it (the CLI's `-c`). */
+export interface GrepFile {
+  path: string;
+  selected: number;
+}
+
+/** What a search found, as the CLI's output and exit status would tell it. */
+export interface GrepResult {
+  /** selected lines and their context, in file order, files in search order */
+  lines: GrepLine[];
+  /** every input searched to the end (or to `maxCount`); `selected > 0` are the CLI's `-l` names */
+  files: GrepFile[];
+  /**
+   * Inputs that could not be searched (missing, unreadable, a line too long, a glob matching
+   * nothing, the timeout): the lines the CLI prints on stderr. The search went on past each,
+   * except after a timeout.
+   */
+  errors: LinewiseError[];
+  /** not errors: a binary file named in `paths` and skipped, a symbolic link loop */
+  notes: { path: string | undefined; message: string }[];
+  /** the CLI's exit status: 0 a line selected, 1 none, 2 when `errors` is not empty */
+  status: ExitCode;
+}
+
+/**
+ * Searches files, directories (recursively, skipping what .gitignore ignores, hidden and binary
+ * files), globs, or `-` (standard input) for lines matching `pattern` (a JavaScript regular
+ * expression, Unicode mode, matched against each line without its terminator, so `$` matches
+ * before `\r\n`), as `linewise grep` does. Several patterns select a line when any matches.
+ * `paths` omitted or empty: the current directory (`options.cwd`).
+ *
+ * Problems with one input do not stop the search: they are in `errors`, and `status` is 2.
+ * Every selected line is held in memory; narrow `paths` or use `maxCount` on large trees.
+ *
+ * @throws {@link LinewiseError} (exit code 2) for an invalid pattern, no pattern, a bad option
+ * value, or an unknown encoding.
+ *
+ * @example
+ * ```ts
+ * const { lines, status } = await grep('TODO', ['src'], { wordRegexp: true });
+ * for (const l of lines) console.log(l.path, l.line, l.text, l.submatches);
+ * ```
+ */
+export async function grep(pattern: string | readonly string[], paths: string | readonly string[] = [], options: GrepOptions = {}): Promise<GrepResult> {
+  const collector = new Collector();
+  const { status } = await grepTo(collector, pattern, paths, v.options<GrepOptions>(options, 'options'));
+  return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, status };
+}
+
+/** Keeps what the CLI would print as data. */
+class Collector implements GrepReporter {
+  readonly lines: GrepLine[] = [];
+  readonly files: GrepFile[] = [];
+  readonly errors: LinewiseError[] = [];
+  readonly notes: { path: string | undefined; message: string }[] = [];
+  private path = '';
+  private ranges: GrepSetup['ranges'];
+
+  begin(setup: GrepSetup): void {
+    this.ranges = setup.ranges;
+  }
+
+  file(display: string): void {
+    this.path = display;
+  }
+
+  match(line: number, buf: Buffer, start: number, end: number): void {
+    const submatches = (this.ranges?.(buf, start, end) ?? []).map(([s, e]) => ({ start: s, end: e }));
+    this.lines.push({ ...toLine(this.path, line, buf, start, end), kind: 'match', submatches });
+  }
+
+  context(line: number, buf: Buffer, start: number, end: number): void {
+    this.lines.push({ ...toLine(this.path, line, buf, start, end), kind: 'context', submatches: [] });
+  }
+
+  gap(): void {}
+
+  endFile(display: string, selected: number): void {
+    this.files.push({ path: display, selected });
+  }
+
+  error(e: LinewiseError, display: string | undefined): void {
+    // Named as the CLI names it on stderr: the path as given or walked, not as opened.
+    this.errors.push(display === undefined || e.path === display ? e : new LinewiseError(e.code, e.message, display, e.exitCode, { cause: e }));
+  }
+
+  note(message: string, display: string | undefined): void {
+    this.notes.push({ path: display, message });
+  }
+}

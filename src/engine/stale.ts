@@ -1,0 +1,58 @@
+// The stale-edit guard's verdict: which expected lines no longer hold the text read, as an error
+// that carries the current lines (the CLI prints them as rows; the library hands them back).
+
+import { Exit, LinewiseError } from '../core/errors.js';
+import type { Mismatch } from '../core/patcher.js';
+import { type Line, toLine } from './results.js';
+
+/** A file whose expected lines changed: its name as given, and the mismatches. */
+export interface StaleFile {
+  path: string;
+  /** the caller's rows carried paths (the current lines are then shown with them) */
+  pathRows: boolean;
+  mismatches: readonly Mismatch[];
+}
+
+/**
+ * Thrown by the stale-edit guard: lines given in `expect` no longer hold the text read. Nothing
+ * was written. `current` holds those lines as they are now (what the CLI prints on stdout);
+ * `gone` the expected lines the file no longer has. `exitCode` is 3.
+ */
+export class StaleEditError extends LinewiseError {
+  constructor(
+    message: string,
+    path: string | undefined,
+    readonly current: Line[],
+    readonly gone: { path: string; line: number }[],
+    /** the files, for printing the current lines as rows */
+    readonly files: readonly StaleFile[] = [],
+  ) {
+    super('stale', message, path, Exit.stale);
+    this.name = 'StaleEditError';
+  }
+}
+
+/**
+ * The exit-3 error for stale files: which lines no longer hold the text read, and (`shown`) where
+ * the current ones are: "on stdout" for the CLI, "in the error's `current`" for the library.
+ */
+export function staleEditError(stale: readonly StaleFile[], shown = "in the error's `current`"): StaleEditError {
+  const current: Line[] = [];
+  const gone: { path: string; line: number }[] = [];
+  for (const f of stale) {
+    for (const m of f.mismatches) {
+      if (m.current === undefined) gone.push({ path: f.path, line: m.line });
+      else current.push(toLine(f.path, m.line, m.current, 0, m.current.length));
+    }
+  }
+  const first = stale[0]!.mismatches;
+  const nums = first.map((m) => m.line);
+  const gonePast = first.filter((m) => m.current === undefined).map((m) => m.line);
+  const detail =
+    stale.length === 1
+      ? `${nums.length === 1 ? 'line' : 'lines'} ${nums.join(', ')} no longer ${nums.length === 1 ? 'holds' : 'hold'} the text read` +
+        (gonePast.length ? ` (past the end now: ${gonePast.join(', ')})` : '')
+      : `lines changed since they were read in ${stale.map((f) => f.path).join(', ')}`;
+  const message = `stale edit: ${detail}; nothing was written; the current lines are ${shown}: read again and retry`;
+  return new StaleEditError(message, stale.length === 1 ? stale[0]!.path : undefined, current, gone, stale);
+}

@@ -1,0 +1,68 @@
+// Checks the arguments of the library's public functions, so a caller's mistake is a
+// LinewiseError with a code (`bad-option`), never a raw TypeError from deep inside.
+
+import { LinewiseError } from '../core/errors.js';
+import { parseCount } from '../core/ranges.js';
+
+function bad(what: string, expected: string, value: unknown): LinewiseError {
+  const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value) : Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+  return new LinewiseError('bad-option', `${what} must be ${expected}, not ${shown}`);
+}
+
+/** A whole number at least `min` (the CLI's rules and messages for counts and line numbers). */
+export function count(value: unknown, what: string, min = 0): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw bad(what, 'a number', value);
+  return parseCount(String(value), what, min);
+}
+
+/** `count`, or undefined when not given. */
+export function optionalCount(value: unknown, what: string, min = 0): number | undefined {
+  return value === undefined ? undefined : count(value, what, min);
+}
+
+export function optionalBoolean(value: unknown, what: string): boolean | undefined {
+  if (value !== undefined && typeof value !== 'boolean') throw bad(what, 'true or false', value);
+  return value;
+}
+
+export function string(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw bad(what, 'a string', value);
+  return value;
+}
+
+export function optionalString(value: unknown, what: string): string | undefined {
+  return value === undefined ? undefined : string(value, what);
+}
+
+/** One string or an array of strings, as an array (never a string iterated by character). */
+export function strings(value: unknown, what: string): string[] {
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw bad(what, 'a string or an array of strings', value);
+  return [...(value as string[])];
+}
+
+export function oneOf<T extends string>(value: unknown, what: string, choices: readonly T[]): T {
+  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) throw bad(what, `one of ${choices.join(', ')}`, value);
+  return value as T;
+}
+
+/** Text as bytes: a string (encoded as UTF-8) or bytes. */
+export function textBytes(value: unknown, what: string): Buffer {
+  if (typeof value === 'string') return Buffer.from(value, 'utf8');
+  if (value instanceof Uint8Array) return Buffer.from(value);
+  throw bad(what, 'a string or bytes (Uint8Array)', value);
+}
+
+/** An options object (undefined and null give the defaults). */
+export function options<T extends object>(value: unknown, what: string): Partial<T> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw bad(what, 'an object', value);
+  return value as Partial<T>;
+}
+
+/** An AbortSignal, or undefined. */
+export function optionalSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  if (!(value instanceof AbortSignal)) throw bad('signal', 'an AbortSignal', value);
+  return value;
+}

@@ -1,0 +1,63 @@
+// The file an edit will replace: resolved (symbolic links followed, so a link is written through)
+// and examined before it is read; only a regular, writable, singly-linked file qualifies.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Exit, LinewiseError } from '../core/errors.js';
+import { fileError, fileKind } from './input.js';
+
+/** A file to replace, as resolved and examined before it was read. */
+export interface EditTarget {
+  /** the path as the user gave it, for messages */
+  given: string;
+  /** the file itself, symbolic links resolved: a link is written through, not replaced */
+  real: string;
+  /** what it looked like before it was read; compared again just before the rename */
+  stat: fs.BigIntStats;
+}
+
+/**
+ * Resolves and checks a file that is to be replaced. Refused: standard input, anything but a
+ * regular file (a FIFO, device, directory or socket), a file with other hard links (the rename
+ * would silently split them), and a file the user may not write.
+ */
+export function resolveTarget(given: string, cwd: string): EditTarget {
+  if (given === '-') {
+    throw new LinewiseError('stdin-target', 'standard input cannot be edited in place; name a file', '-');
+  }
+  let real: string;
+  let stat: fs.BigIntStats;
+  try {
+    real = fs.realpathSync(path.resolve(cwd, given));
+    stat = fs.statSync(real, { bigint: true });
+  } catch (e) {
+    throw fileError(e, given);
+  }
+  if (!stat.isFile()) {
+    throw new LinewiseError('not-a-file', `is ${fileKind(stat as unknown as fs.Stats)}, not a regular file; only regular files can be edited`, given);
+  }
+  if (stat.nlink > 1n) {
+    throw new LinewiseError(
+      'hard-link',
+      `has ${stat.nlink} hard links; replacing it would split it from its other names (remove the other links, or edit it with a tool that writes in place)`,
+      given,
+    );
+  }
+  try {
+    fs.accessSync(real, fs.constants.W_OK);
+  } catch {
+    throw new LinewiseError('eacces', 'permission denied: the file is not writable', given);
+  }
+  return { given, real, stat };
+}
+
+
+/** The same file, unchanged: same device and inode, size, modification and change times. */
+export function sameFile(a: fs.BigIntStats, b: fs.BigIntStats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/** The exit-3 error for a target that is no longer the file that was read. */
+export function changedError(target: EditTarget): LinewiseError {
+  return new LinewiseError('changed', 'the file changed while the edit was prepared; nothing was written (read it again and retry)', target.given, Exit.stale);
+}

@@ -1,0 +1,208 @@
+// The temporary file an edit streams into: created exclusively beside its target, flushed to disk
+// with the target's mode and owner, then renamed over it, or removed; never left behind.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LinewiseError } from '../core/errors.js';
+import { changedError, type EditTarget, sameFile } from './edit-target.js';
+import { fileError } from './input.js';
+
+/** Writes `length` bytes at `offset` of `buf` to `fd`; returns how many were written (fs.writeSync by default). */
+export type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
+
+const BUFFER_SIZE = 1 << 20;
+/** The longest name a temporary or lock file may have, in bytes: file systems allow 255. */
+export const NAME_MAX = 255;
+/** temporary files that exist now (see discardLiveTempFiles) */
+const live = new Set<TempFile>();
+
+/**
+ * A name beside `target` for a helper file: `.<name><suffix>`, the target's name cut (on a
+ * character boundary, in bytes) so the whole fits in NAME_MAX bytes whatever the script.
+ */
+export function besideName(target: EditTarget, suffix: string): string {
+  const base = path.basename(target.real);
+  const room = NAME_MAX - 1 - Buffer.byteLength(suffix);
+  let cut = base;
+  while (Buffer.byteLength(cut) > room) cut = cut.slice(0, -1);
+  // a lone high surrogate left by the cut is no character of the name
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return path.join(path.dirname(target.real), `.${cut}${suffix}`);
+}
+
+/**
+ * A temporary file beside a target. Bytes are buffered and written in 1 MiB blocks; `seal`
+ * flushes them to disk with the target's mode and owner; `commit` renames; `discard` removes.
+ */
+export class TempFile {
+  private fd: number | undefined;
+  private readonly buf = Buffer.allocUnsafe(BUFFER_SIZE);
+  private len = 0;
+  /** bytes written so far */
+  size = 0;
+
+  private constructor(
+    readonly target: EditTarget,
+    readonly path: string,
+    fd: number,
+    private readonly writeFn: WriteFn,
+  ) {
+    this.fd = fd;
+  }
+
+  /**
+   * Creates the file exclusively (O_EXCL, so an existing file or a planted symbolic link is
+   * never opened) under an unpredictable name in the target's directory, readable by the owner
+   * only until `seal` gives it the target's mode.
+   */
+  static create(target: EditTarget, writeFn: WriteFn = fs.writeSync): TempFile {
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+    for (let attempt = 0; ; attempt++) {
+      // Web Crypto (a global): no node:crypto import for every start-up to pay.
+      const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+      const name = besideName(target, `.linewise-${random}.tmp`);
+      try {
+        const fd = fs.openSync(name, O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o600);
+        const t = new TempFile(target, name, fd, writeFn);
+        live.add(t);
+        return t;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
+        const err = fileError(e, target.given);
+        throw new LinewiseError(err.code, `cannot create a temporary file beside it in ${path.dirname(target.real)}: ${err.message}`, target.given, undefined, { cause: e });
+      }
+    }
+  }
+
+  /** Appends bytes `[start, end)` of `b`. */
+  write(b: Uint8Array, start = 0, end = b.length): void {
+    const n = end - start;
+    if (n <= 0) return;
+    if (this.len + n > BUFFER_SIZE) this.flush();
+    if (n >= BUFFER_SIZE) {
+      this.writeAll(b, start, n);
+      return;
+    }
+    // Buffer#copy, not set(subarray()): no object allocated per line on the hot path.
+    Buffer.prototype.copy.call(b, this.buf, this.len, start, end);
+    this.len += n;
+  }
+
+  private flush(): void {
+    if (this.len === 0) return;
+    const n = this.len;
+    this.len = 0;
+    this.writeAll(this.buf, 0, n);
+  }
+
+  private writeAll(b: Uint8Array, start: number, n: number): void {
+    if (this.fd === undefined) throw new Error('TempFile written after it was closed');
+    let at = 0;
+    try {
+      while (at < n) at += this.writeFn(this.fd, b, start + at, n - at);
+    } catch (e) {
+      const err = fileError(e, this.target.given);
+      throw new LinewiseError(err.code, `cannot write the new content (${err.message}); the file was left as it was`, this.target.given, undefined, { cause: e });
+    }
+    this.size += n;
+  }
+
+  /** Flushes to disk with the target's owner (where permitted) and mode, and closes. */
+  seal(): void {
+    this.flush();
+    const fd = this.fd!;
+    const st = this.target.stat;
+    try {
+      try {
+        // Owner first: changing it clears set-user-ID bits, which the mode then puts back.
+        fs.fchownSync(fd, Number(st.uid), Number(st.gid));
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'EPERM' && code !== 'EINVAL') throw e; // not permitted: the new file is ours
+      }
+      fs.fchmodSync(fd, Number(st.mode & 0o7777n));
+      fs.fsyncSync(fd);
+    } catch (e) {
+      throw fileError(e, this.target.given);
+    } finally {
+      this.close();
+    }
+  }
+
+  private close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // closing can only fail for a bad fd here; the file is removed or renamed next anyway
+    }
+  }
+
+  /** Removes the temporary file (quietly: it may already be gone). Safe to call twice. */
+  discard(): void {
+    this.close();
+    unlinkQuietly(this.path);
+    live.delete(this);
+  }
+
+  /**
+   * Renames the sealed file over the target, unless the target changed since it was examined
+   * (then exit 3, nothing written). The directory is flushed so the rename itself is durable.
+   */
+  commit(): void {
+    this.check();
+    try {
+      fs.renameSync(this.path, this.target.real);
+    } catch (e) {
+      throw fileError(e, this.target.given);
+    }
+    live.delete(this);
+    syncDir(path.dirname(this.target.real));
+  }
+
+  /** Throws (exit 3) when the target is no longer the file that was read. */
+  check(): void {
+    let now: fs.BigIntStats | undefined;
+    try {
+      now = fs.statSync(this.target.real, { bigint: true });
+    } catch {
+      now = undefined;
+    }
+    if (now === undefined || !sameFile(now, this.target.stat)) throw changedError(this.target);
+  }
+}
+
+/**
+ * Removes every temporary file that still exists: for a process about to exit abruptly (the CLI
+ * calls it on exit). Normal paths discard their own files.
+ */
+export function discardLiveTempFiles(): void {
+  for (const t of live) t.discard();
+}
+
+/** For tests: how many temporary files exist now. */
+export function liveTempFiles(): number {
+  return live.size;
+}
+
+export function unlinkQuietly(p: string): void {
+  try {
+    fs.unlinkSync(p);
+  } catch {
+    // already gone
+  }
+}
+
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // some file systems cannot fsync a directory; the rename has happened either way
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
