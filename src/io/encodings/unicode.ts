@@ -51,19 +51,23 @@ const REPLACEMENT = 0xfffd;
  * check then reports it, as encoding U+FFFD does not give those bytes back.
  */
 function utf32ToString(units: Buffer, bigEndian: boolean): string {
+  const view = new DataView(units.buffer, units.byteOffset, units.length);
   const out = Buffer.allocUnsafe(units.length); // 2 bytes per BMP character, 4 per other: never more
   let o = 0;
+  const put = (unit: number) => {
+    out[o++] = unit & 0xff;
+    out[o++] = unit >> 8;
+  };
   for (let i = 0; i < units.length; i += 4) {
-    let cp = bigEndian ? units.readUInt32BE(i) : units.readUInt32LE(i);
-    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = REPLACEMENT;
+    let cp = view.getUint32(i, !bigEndian);
     if (cp < 0x10000) {
-      out.writeUInt16LE(cp, o);
-      o += 2;
-    } else {
+      put(cp >= 0xd800 && cp <= 0xdfff ? REPLACEMENT : cp);
+    } else if (cp <= 0x10ffff) {
       cp -= 0x10000;
-      out.writeUInt16LE(0xd800 | (cp >> 10), o);
-      out.writeUInt16LE(0xdc00 | (cp & 0x3ff), o + 2);
-      o += 4;
+      put(0xd800 | (cp >> 10));
+      put(0xdc00 | (cp & 0x3ff));
+    } else {
+      put(REPLACEMENT);
     }
   }
   return out.toString('utf16le', 0, o);
@@ -84,8 +88,19 @@ function stringToUtf32(s: string, bigEndian: boolean): Buffer {
       cp = 0x10000 + ((cp - 0xd800) << 10) + (next - 0xdc00);
       i++;
     }
-    if (bigEndian) out.writeUInt32BE(cp, o);
-    else out.writeUInt32LE(cp, o);
+    // cp < 2^21 whether valid or not: the high byte is always 0.
+    const [b0, b1, b2] = [cp & 0xff, (cp >> 8) & 0xff, cp >> 16];
+    if (bigEndian) {
+      out[o] = 0;
+      out[o + 1] = b2;
+      out[o + 2] = b1;
+      out[o + 3] = b0;
+    } else {
+      out[o] = b0;
+      out[o + 1] = b1;
+      out[o + 2] = b2;
+      out[o + 3] = 0;
+    }
     o += 4;
   }
   return out.subarray(0, o);
