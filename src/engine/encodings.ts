@@ -2,7 +2,7 @@
 // it to be loaded first instead of failing inside a bundle that cannot require it.
 
 import { LinewiseError } from '../core/errors.js';
-import { canonicalName, encodingNames, isUtf8Name, prepareEncoding } from '../io/encoding.js';
+import { canonicalName, encodingNames, isUtf8Name, prepareEncoding } from '../io/encodings/names.js';
 
 /** Encodings decoded by Node itself (no iconv-lite), as canonical names. */
 const BUILT_IN = new Set(['utf16le', 'ucs2', 'utf16be', 'utf16']);
