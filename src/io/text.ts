@@ -81,11 +81,22 @@ function bomName(codec: Codec | undefined, length: number): Bom | undefined {
  * as in UTF-16 or UTF-32 text without a byte order mark get the --encoding that reads them,
  * since -a would print that text with its NULs.
  */
-function binaryError(raw: Uint8Array | undefined, name: string): LinewiseError {
+function binaryError(raw: Uint8Array | undefined, name: string): BinaryFileError {
   const wide = raw && wideEncodingOf(raw);
-  if (wide === undefined) return new LinewiseError('binary', 'binary file (it has a NUL byte); use -a to read it as text', name);
+  if (wide === undefined) return new BinaryFileError('binary file (it has a NUL byte); use -a to read it as text', name, undefined);
   const where = wide.startsWith('utf-16') ? 'a NUL byte in every other position' : 'NUL bytes in 3 of every 4 positions';
-  return new LinewiseError('binary', `looks like ${wide.toUpperCase()} text without a byte order mark (${where}); read it with --encoding ${wide}`, name);
+  return new BinaryFileError(`looks like ${wide.toUpperCase()} text without a byte order mark (${where}); read it with --encoding ${wide}`, name, wide);
+}
+
+/** A file refused as binary (code `binary`); `wide` names the encoding it looks like, if any. */
+export class BinaryFileError extends LinewiseError {
+  constructor(
+    message: string,
+    path: string,
+    readonly wide: string | undefined,
+  ) {
+    super('binary', message, path);
+  }
 }
 
 /**

@@ -62,7 +62,7 @@ export type Encoding =
   | { kind: 'native' | 'iconv'; canonical: string };
 
 /** Whether `name` is resolved without iconv-lite (UTF-8, UTF-16, UTF-32). */
-function isBuiltIn(name: string): boolean {
+export function isBuiltIn(name: string): boolean {
   const c = canonicalName(name);
   return isUtf8Name(name) || NATIVE.has(c) || BY_BOM.has(c);
 }
