@@ -4,20 +4,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Exit } from '../../src/core/errors.js';
-import { esc, fixture, run, tempDir } from '../helpers.js';
+import { caseFiles, esc, fixture, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-let n = 0;
-/** A fresh directory holding `name` with `bytes` (latin1 string or Buffer). */
-function file(bytes: string | Buffer, name = 'f.txt'): { f: string; dir: string } {
-  const dir = path.join(tmp.dir, `case${n++}`);
-  fs.mkdirSync(dir);
-  const f = path.join(dir, name);
-  fs.writeFileSync(f, typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes);
-  return { f, dir };
-}
+const file = caseFiles(tmp.dir);
 const read = (f: string) => esc(fs.readFileSync(f));
 
 describe('replace FILE --old TEXT --new TEXT', () => {
