@@ -50,7 +50,7 @@ const relative = (i: Import) => i.spec.startsWith('.');
 
 describe('architecture', () => {
   it('reads imports of every kind (the checks below see dynamic imports too)', () => {
-    const search = imports('engine/edit.ts').map((i) => i.spec);
+    const search = imports('engine/apply.ts').map((i) => i.spec);
     expect(search).toContain('../format/diff.js'); // loaded with import() for dry runs only
   });
 

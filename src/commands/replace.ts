@@ -1,15 +1,18 @@
-// `replace FILE START [END]` and `replace [FILE] --rows [ROWSFILE|-]`: the new text, rows and
-// expected rows read from argv, files and standard input; the edit through the engine; the
-// outcome printed (a diff, JSON records, or the current lines of a stale edit).
+// `replace FILE START [END]`, `replace [FILE] --rows [ROWSFILE|-]`, `replace FILE --old/--edits/
+// --create`: the new text, rows, edits and expected rows read from argv, files and standard input;
+// the edit through the engine; the outcome printed (a diff, JSON records, a receipt, or the current
+// lines of a stale edit).
 
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseRows, type Row } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
 import { terminatorOf } from '../core/terminators.js';
-import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replaceRows, type ReplaceResult } from '../engine/edit.js';
+import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replaceRows, type ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
 import { StaleEditError } from '../engine/stale.js';
 import { fileChangeRecord, lineFields, writeRecord } from '../format/json.js';
+import { receiptFooter, writeReceipt } from '../format/receipt.js';
+import { contentMode, editsOrText, stdinUsers } from './replace-content.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
 import type { Context } from './context.js';
@@ -23,6 +26,23 @@ export interface ReplaceArgs {
   rows?: string | boolean;
   /** rows as they were read: the stale-edit guard */
   expect?: string;
+  /** a content edit: the old text, or a file holding it ("-": standard input) */
+  old?: string;
+  oldFrom?: string;
+  /** the content edit's new text, or a file holding it */
+  new?: string;
+  newFrom?: string;
+  /** replace every occurrence of the old text */
+  all?: boolean;
+  /** JSON Lines of edits: a file, or "-" */
+  edits?: string;
+  /** write FILE as a new file; `force` replaces an existing one whole */
+  create?: boolean;
+  force?: boolean;
+  /** after the write, print each edited region as it now is and how the numbering moved */
+  receipt?: boolean;
+  /** with --expect: follow the lines read when they moved as one block */
+  relocate?: boolean;
   eol: EolMode;
   dryRun?: boolean;
   json?: boolean;
@@ -35,8 +55,9 @@ export interface ReplaceArgs {
 }
 
 export async function replace(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs): Promise<ExitCode> {
-  const stdinUsers = [o.rows === true || o.rows === '-', o.from === '-', o.expect === '-'].filter(Boolean).length;
-  if (stdinUsers > 1) throw usage('standard input can feed only one of --rows, --from and --expect');
+  if (stdinUsers(o) > 1) throw usage('standard input can feed only one of --rows, --from, --expect, --old-from, --new-from and --edits');
+  if (o.relocate && o.expect === undefined) throw usage('--relocate follows the lines given with --expect; give --expect OLDROWS');
+  if (o.receipt && o.dryRun) throw usage('--receipt shows the lines after a write, and --dry-run writes nothing (its diff shows the change)');
   const expect = o.expect === undefined ? [] : expectedLines(parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect));
   const options: EditRunOptions = {
     eol: o.eol,
@@ -46,6 +67,8 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     expect,
     expectSource: '--expect',
     staleShown: 'on stdout',
+    receipt: o.receipt,
+    relocate: o.relocate,
     cwd: ctx.io.cwd,
     stdin: ctx.io.stdin,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -56,15 +79,30 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
     if (e instanceof StaleEditError) printStale(ctx, e, o.json === true);
+    if (e instanceof TextNotFoundError) printNear(ctx, e, o.json === true);
     throw e;
   }
+  for (const f of result.files) if (f.relocated) ctx.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
   if (o.dryRun) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
-  if (o.json) printJson(ctx, result);
+  if (o.json) printJson(ctx, result, pathRows(file, o));
+  else if (o.receipt) printReceipts(ctx, result, pathRows(file, o));
   return Exit.ok;
 }
 
+/** Rows of a receipt carry paths when the edit's rows did (no FILE given). */
+const pathRows = (file: string | undefined, o: ReplaceArgs) => file === undefined && o.rows !== undefined && o.rows !== false;
+
 /** The edit the arguments ask for: rows, or a range and its new text. */
 async function run(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs, options: EditRunOptions): Promise<ReplaceResult> {
+  if (contentMode(o) !== undefined) {
+    if (o.rows !== undefined && o.rows !== false) throw usage(`--rows and ${contentMode(o)} are two ways to edit: give one`);
+    if (file === undefined) throw usage(`${contentMode(o)} needs FILE: linewise replace FILE ${contentMode(o)} ...`);
+    if (startArg !== undefined) throw usage(`${contentMode(o)} takes no START or END: ${o.create ? 'the text is the whole file' : 'the old text or the edits say where'}`);
+    return editsOrText(ctx, file, o, options, () => newText(ctx, o));
+  }
+  if (o.all || o.force || o.new !== undefined || o.newFrom !== undefined) {
+    throw usage(o.all ? '--all goes with --old' : o.force ? '--force goes with --create' : '--new goes with --old');
+  }
   if (o.rows !== undefined && o.rows !== false) {
     if (startArg !== undefined) throw usage('--rows takes no START or END: each row names its line');
     if (o.text !== undefined || o.from !== undefined) throw usage('--rows brings its own text; --text and --from apply to a range');
@@ -121,8 +159,42 @@ function printStale(ctx: Context, e: StaleEditError, json: boolean): void {
   }
 }
 
-function printJson(ctx: Context, result: ReplaceResult): void {
-  for (const f of result.files) writeRecord(ctx.out, fileChangeRecord(f));
+/** Prints the lines that nearly hold the old text as rows (or JSON records). */
+function printNear(ctx: Context, e: TextNotFoundError, json: boolean): void {
+  for (const l of e.near) {
+    if (json) {
+      writeRecord(ctx.out, { type: 'near', path: l.path, line_number: l.line, difference: e.difference, ...lineFields(l.bytes, 0, l.bytes.length) });
+      continue;
+    }
+    ctx.out.text(`${l.line}\t`);
+    ctx.out.bytes(l.bytes);
+    if (l.terminator === '') ctx.out.leaveOpen();
+  }
+}
+
+function printReceipts(ctx: Context, result: ReplaceResult, withPaths: boolean): void {
+  for (const f of result.files) {
+    if (f.receipt === undefined) continue;
+    writeReceipt(ctx.out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, ctx.rowStyle, ctx.noteStyle);
+  }
+}
+
+function printJson(ctx: Context, result: ReplaceResult, withPaths: boolean): void {
+  for (const f of result.files) {
+    const record = fileChangeRecord(f);
+    if (f.relocated) record.relocated = f.relocated;
+    if (f.created !== undefined) record.created = f.created;
+    if (f.receipt) {
+      record.receipt = {
+        rows: f.receipt.regions.map((g) => g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length) }))),
+        edits: f.receipt.edits.map((x) => ({ start: x.start, end: x.end, new_start: x.newStart, new_end: x.newEnd })),
+        shifts: f.receipt.shifts,
+        footer: receiptFooter({ ...f.receipt, path: f.path, ...(f.relocated ? { relocated: f.relocated } : {}) }),
+        path_rows: withPaths,
+      };
+    }
+    writeRecord(ctx.out, record);
+  }
   writeRecord(ctx.out, {
     type: 'summary',
     files: result.files.length,
