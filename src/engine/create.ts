@@ -11,7 +11,7 @@ import type { PatchResult } from '../core/patcher.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
 import { resolveTarget } from '../io/edit-target.js';
-import { codecFor } from '../io/encoding.js';
+import { codecFor } from '../io/encodings/decoding.js';
 import { existsError, taken, writeNewFile } from '../io/new-file.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
 import type { ReplaceResult } from './apply.js';
