@@ -2,7 +2,7 @@
 // lines read elsewhere), and what changed returned as data: diffs, receipts, relocations.
 
 import { EOL_MODES } from '../core/eol.js';
-import { RECEIPT_CONTEXT, type ReceiptEdit, receiptOf, type Shift } from '../core/receipt.js';
+import { RECEIPT_CONTEXT, type ReceiptEdit, receiptOf, type Shift } from '../core/receipt-regions.js';
 import type { WriteFn } from '../io/temp-file.js';
 import { loadEncoding } from './encodings.js';
 import type { FilePlan } from './plans.js';
@@ -15,7 +15,7 @@ import type { EolMode } from '../core/eol.js';
 import * as v from './validate.js';
 
 export type { Relocation } from './relocate.js';
-export type { ReceiptEdit, Shift } from '../core/receipt.js';
+export type { ReceiptEdit, Shift } from '../core/receipt-regions.js';
 
 /** A line as it was read, for the stale-edit guard: a Line from readLines, page or grep will do. */
 export interface ExpectedLine {

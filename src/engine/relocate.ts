@@ -3,7 +3,7 @@
 
 import type { Expectation } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
-import { BlockLocator } from '../core/relocate.js';
+import { BlockLocator } from '../core/block-offsets.js';
 import type { InputSource } from '../io/input.js';
 import { openText, type TextOptions } from '../io/text.js';
 import type { FilePlan } from './plans.js';

@@ -1,7 +1,7 @@
 // A receipt as text: the rows of each edited region as they now are (regions apart by "--", as
 // grep's groups), then a blank line and one footer saying how the numbering moved.
 
-import type { ReceiptEdit, Shift } from '../core/receipt.js';
+import type { ReceiptEdit, Shift } from '../core/receipt-regions.js';
 import type { Output } from '../io/output.js';
 import { TextRows } from './rows.js';
 import type { Style } from './style.js';

@@ -6,7 +6,7 @@ import { normaliseText, type Occurrence, TextFinder } from '../../src/core/find-
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { NearFinder } from '../../src/core/near-text.js';
 import { spliceRanges } from '../../src/core/splice.js';
-import { BlockLocator } from '../../src/core/relocate.js';
+import { BlockLocator } from '../../src/core/block-offsets.js';
 import { referenceLines } from '../helpers.js';
 
 /** Every occurrence (overlapping too) of `needle` in `data`, found in memory. */
