@@ -6,12 +6,10 @@
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseRows, type Row } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
-import { terminatorOf } from '../core/terminators.js';
 import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replaceRows, type ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
 import { StaleEditError } from '../engine/stale.js';
-import { fileChangeRecord, lineFields, writeRecord } from '../format/json.js';
-import { receiptFooter, writeReceipt } from '../format/receipt.js';
+import { printEditRecords, printNear, printReceipts, printStale } from '../format/edit-report.js';
 import { contentMode, editsOrText, stdinUsers } from './replace-content.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
@@ -78,14 +76,14 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   try {
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
-    if (e instanceof StaleEditError) printStale(ctx, e, o.json === true);
-    if (e instanceof TextNotFoundError) printNear(ctx, e, o.json === true);
+    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true);
+    if (e instanceof TextNotFoundError) printNear(ctx.out, e, o.json === true);
     throw e;
   }
   for (const f of result.files) if (f.relocated) ctx.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
   if (o.dryRun) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
-  if (o.json) printJson(ctx, result, pathRows(file, o));
-  else if (o.receipt) printReceipts(ctx, result, pathRows(file, o));
+  if (o.json) printEditRecords(ctx.out, result, pathRows(file, o));
+  else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle);
   return Exit.ok;
 }
 
@@ -140,66 +138,4 @@ function newText(ctx: Context, o: ReplaceArgs): Buffer {
     throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--text "" deletes)');
   }
   return readOptionInput(ctx.io, '-', '--from');
-}
-
-/** Prints the current lines of every stale file as rows (or JSON records). */
-function printStale(ctx: Context, e: StaleEditError, json: boolean): void {
-  for (const f of e.files) {
-    for (const m of f.mismatches) {
-      if (json) {
-        writeRecord(ctx.out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }) });
-        continue;
-      }
-      if (m.current === undefined) continue;
-      if (f.pathRows) ctx.out.text(`${f.path}\t`);
-      ctx.out.text(`${m.line}\t`);
-      ctx.out.bytes(m.current);
-      if (terminatorOf(m.current) === '') ctx.out.leaveOpen();
-    }
-  }
-}
-
-/** Prints the lines that nearly hold the old text as rows (or JSON records). */
-function printNear(ctx: Context, e: TextNotFoundError, json: boolean): void {
-  for (const l of e.near) {
-    if (json) {
-      writeRecord(ctx.out, { type: 'near', path: l.path, line_number: l.line, difference: e.difference, ...lineFields(l.bytes, 0, l.bytes.length) });
-      continue;
-    }
-    ctx.out.text(`${l.line}\t`);
-    ctx.out.bytes(l.bytes);
-    if (l.terminator === '') ctx.out.leaveOpen();
-  }
-}
-
-function printReceipts(ctx: Context, result: ReplaceResult, withPaths: boolean): void {
-  for (const f of result.files) {
-    if (f.receipt === undefined) continue;
-    writeReceipt(ctx.out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, ctx.rowStyle, ctx.noteStyle);
-  }
-}
-
-function printJson(ctx: Context, result: ReplaceResult, withPaths: boolean): void {
-  for (const f of result.files) {
-    const record = fileChangeRecord(f);
-    if (f.relocated) record.relocated = f.relocated;
-    if (f.created !== undefined) record.created = f.created;
-    if (f.receipt) {
-      record.receipt = {
-        rows: f.receipt.regions.map((g) => g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length) }))),
-        edits: f.receipt.edits.map((x) => ({ start: x.start, end: x.end, new_start: x.newStart, new_end: x.newEnd })),
-        shifts: f.receipt.shifts,
-        footer: receiptFooter({ ...f.receipt, path: f.path, ...(f.relocated ? { relocated: f.relocated } : {}) }),
-        path_rows: withPaths,
-      };
-    }
-    writeRecord(ctx.out, record);
-  }
-  writeRecord(ctx.out, {
-    type: 'summary',
-    files: result.files.length,
-    changed: result.files.filter((f) => f.changed).length,
-    written: result.files.filter((f) => f.written).length,
-    dry_run: result.dryRun,
-  });
 }

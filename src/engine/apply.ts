@@ -134,7 +134,7 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
     prepared = await runTransaction(r.plans, topts);
   }
   // Loaded only for a dry run that changes something, so no other call pays for it.
-  const diff = dryRun && prepared.some((p) => p.result.changed) ? (await import('../format/diff.js')).unifiedDiff : undefined;
+  const diff = dryRun && prepared.some((p) => p.result.changed) ? (await import('./diff.js')).unifiedDiff : undefined;
   return {
     dryRun,
     files: prepared.map((p, i) => {
@@ -147,7 +147,7 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
   };
 }
 
-function fileChange({ plan, result }: Prepared, dryRun: boolean, diff: typeof import('../format/diff.js').unifiedDiff | undefined, receipt: boolean): FileChange {
+function fileChange({ plan, result }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: boolean): FileChange {
   return {
     path: plan.given,
     changed: result.changed,

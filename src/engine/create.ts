@@ -91,7 +91,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   };
   const edit = { start: 1, end: exists ? oldLines.length : 0, lines: [], origin: 'create' };
   result.edits.push({ edit, removed: result.linesBefore, added: result.linesAfter, output: utf8, changed: true });
-  const diff = dryRun ? (await import('../format/diff.js')).unifiedDiff(given, result) : undefined;
+  const diff = dryRun ? (await import('./diff.js')).unifiedDiff(given, result) : undefined;
   return {
     dryRun,
     files: [
