@@ -139,9 +139,9 @@ function main() {
   for (const c of cases) {
     const subject = { label: c.subject.label, argv: lwArgv(...c.subject.args), setup: c.subject.setup };
     const twin = oldArgv && { label: `${c.subject.label} (baseline)`, argv: oldArgv(...c.subject.args), setup: c.subject.setup, optional: true };
-    const [lw, ...rest] = measure([subject, ...(twin ? [twin] : []), ...c.refs], o.runs, ROOT);
+    const [lw, ...rest] = measure([subject, ...(twin ? [twin] : []), ...c.refs], o.runs, ROOT, Boolean(twin));
     const old = twin ? rest.shift() : undefined;
-    printCase(c, lw, old, rest, verdicts, changes);
+    printCase(c, lw, old, rest, verdicts, changes, notes);
   }
 
   console.log(`\nload average at the end ${load()}.`);
@@ -150,14 +150,14 @@ function main() {
   if (UNSET_CA_CERTS) console.log('- NODE_EXTRA_CA_CERTS is set here: it was unset for every command measured (it adds a certificate load, about 40 ms, to every Node start).');
   console.log(
     `\n"linewise ÷ this" = the new linewise's median ÷ that command's, from the same rounds (below 1: linewise is faster). ` +
-      `Goals: (#17) issue 17's, (README) the earlier targets of the README's performance section; "met" judges the new linewise. ` +
+      `Goals: (#17) issue 17's, (earlier) the targets docs/PERFORMANCE.md set before issue 17; "met" judges the new linewise. ` +
       `Every linewise command is held to a peak of ≤ ${MEMORY_GOAL_MIB} MiB (#17).` +
-      (oldArgv ? ` A baseline row's ratio is new ÷ old: above ${SLOWER} it is marked slower, a peak over old + ${MORE_MIB} MiB as more memory.` : ''),
+      (oldArgv ? ` A baseline row's ratio is new ÷ old, the median of the ratios of the rounds (in each, new and old ran one right after the other; their range follows): above ${SLOWER} it is marked slower, a peak over old + ${MORE_MIB} MiB as more memory.` : ''),
   );
 }
 
-/** Prints one case's rows and collects its verdicts (goals) and changes (new ÷ old). */
-function printCase(c, lw, old, refs, verdicts, changes) {
+/** Prints one case's rows and collects its verdicts (goals), changes (new ÷ old) and notes. */
+function printCase(c, lw, old, refs, verdicts, changes, notes) {
   const row = (cells) => console.log(`| ${cells.join(' | ')} |`);
   const failed = (r) => (r.failed ? `FAILED (exit ${r.failed})` : undefined);
   const memMet = lw.mib <= MEMORY_GOAL_MIB;
@@ -167,18 +167,24 @@ function printCase(c, lw, old, refs, verdicts, changes) {
     if (old.dropped !== undefined) {
       row(['', old.label, '—', '—', '', '', '', `not run: ${old.dropped.replaceAll('|', '/')}`]);
     } else {
-      const ratio = lw.median / old.median;
+      // The median of the per-round ratios: each round ran new and old one right after the other.
+      const ratio = median(lw.ratios);
+      const spread = `${Math.min(...lw.ratios).toFixed(2)}-${Math.max(...lw.ratios).toFixed(2)}`;
       const marks = [ratio > SLOWER ? 'SLOWER' : '', lw.mib > old.mib + MORE_MIB ? 'MORE MEMORY' : ''].filter(Boolean);
       changes.push({ name: c.name, ratio, mib: lw.mib - old.mib, marks });
-      row(['', old.label, fmt(old.median), old.mib.toFixed(0), `new ÷ old ${x(ratio)}`, '', `new ÷ old ≤ ${SLOWER}`, failed(old) ?? (marks.join(', ') || 'ok')]);
+      if (old.lines !== lw.lines) marks.push(`ROWS DIFFER (new ${lw.lines}, old ${old.lines})`);
+      row(['', old.label, fmt(old.median), old.mib.toFixed(0), `new ÷ old ${x(ratio)} (rounds ${spread})`, '', `new ÷ old ≤ ${SLOWER}`, failed(old) ?? (marks.join(', ') || 'ok')]);
     }
   }
   for (const r of refs) {
     const ratio = lw.median / r.median;
+    const differ = r.sameRows && r.lines !== lw.lines ? `ROWS DIFFER (linewise ${lw.lines}, this ${r.lines})` : '';
+    if (differ) notes.push(`${c.name}: ${r.label} ${differ}: the ratio compares unequal work`);
     const met = r.goal ? ratio <= r.goal.max && !lw.failed && !r.failed : undefined;
     if (r.goal) verdicts.push({ what: `${c.name}: linewise ÷ ${r.label} = ${x(ratio)}`, goal: goalText(r.goal), met, source: r.goal.source });
     const oldRatio = old && old.dropped === undefined ? x(old.median / r.median) : '';
-    row(['', r.label, fmt(r.median), r.mib.toFixed(0), x(ratio), ...(old ? [oldRatio] : []), r.goal ? goalText(r.goal) : '', failed(r) ?? (met === undefined ? '' : met ? 'met' : 'NOT MET')]);
+    const mark = failed(r) ?? (met === undefined ? '' : met ? 'met' : 'NOT MET');
+    row(['', r.label, fmt(r.median), r.mib.toFixed(0), x(ratio), ...(old ? [oldRatio] : []), r.goal ? goalText(r.goal) : '', [mark, differ].filter(Boolean).join('; ')]);
   }
 }
 
