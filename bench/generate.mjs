@@ -1,5 +1,5 @@
 // Generates the benchmark's data: LF and CRLF logs of a chosen size, a small file, a file that
-// is one 100 MiB line, and a source tree of a few thousand files. Deterministic (seeded).
+// is one 100 MiB line, and a source tree of 4,000 files. Deterministic (seeded).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -50,9 +50,17 @@ export function makeLongLine(file, bytes) {
   fs.closeSync(fd);
 }
 
-/** A source tree: `dirs` folders of `perDir` TypeScript-like files, a .gitignore'd build folder. */
-export function makeTree(root, dirs = 60, perDir = 50) {
-  if (fs.existsSync(path.join(root, '.done'))) return;
+/** What makeTree writes into `.done`: a tree made by an older version (other sizes) is rebuilt. */
+const TREE_VERSION = 'v2: 80 dirs x 50 files, TODO_MARKER in every 40th file, build/ of 200 ignored files';
+
+/**
+ * A source tree of `dirs` × `perDir` TypeScript-like files (4,000 by default, the size issue 17
+ * names) and a .gitignore'd build folder of 200 more. Every 40th file holds one `TODO_MARKER` line,
+ * so a search for it is rare-match, as a search of a real tree usually is.
+ */
+export function makeTree(root, dirs = 80, perDir = 50) {
+  const done = path.join(root, '.done');
+  if (fs.existsSync(done) && fs.readFileSync(done, 'utf8') === TREE_VERSION) return;
   fs.rmSync(root, { recursive: true, force: true });
   const r = rng(7);
   for (let d = 0; d < dirs; d++) {
@@ -65,11 +73,12 @@ export function makeTree(root, dirs = 60, perDir = 50) {
         const w = WORDS[Math.floor(r() * WORDS.length)];
         lines.push(i % 40 === 0 ? `export function ${w}${d}_${f}_${i}(input: string): number {` : `  const ${w}${i} = compute(${Math.floor(r() * 1e6)}, "${w}"); // TODO ${w}`);
       }
+      if ((d * perDir + f) % 40 === 0) lines.splice(count >> 1, 0, '  // TODO_MARKER: the line the tree benchmark looks for');
       fs.writeFileSync(path.join(dir, `file${f}.ts`), `${lines.join('\n')}\n`);
     }
   }
   fs.mkdirSync(path.join(root, 'build'), { recursive: true });
-  for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(root, 'build', `out${i}.js`), 'compute(1, "request"); // TODO request\n'.repeat(200));
+  for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(root, 'build', `out${i}.js`), 'compute(1, "request"); // TODO_MARKER request\n'.repeat(200));
   fs.writeFileSync(path.join(root, '.gitignore'), 'build/\n');
-  fs.writeFileSync(path.join(root, '.done'), '');
+  fs.writeFileSync(done, TREE_VERSION);
 }

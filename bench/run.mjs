@@ -1,207 +1,209 @@
-// The benchmark: linewise against wc, sed, grep, rg, tail and sed -i on generated data, as
-// medians of whole-process runs and ratios within the same run, with peak memory.
+// The benchmark: linewise beside wc, sed, tail, cat, GNU grep, rg and sed -i on generated data and
+// real trees, as medians of whole-process runs, ratios measured in the same rounds, peak memory,
+// and each ratio's goal with whether it is met; with --baseline, beside another linewise checkout.
 //
-//   npm run bench                    256 MiB logs, 5 runs per command
-//   npm run bench -- --size 1g --runs 7 --only grep
+//   npm run bench                                  256 MiB logs, 5 runs per command, every group
+//   npm run bench -- --size 1g --runs 7 --only grep,tree
+//   npm run bench -- --baseline ../linewise-main   every linewise command also run from there
 //
 // Never part of the test suite: this machine is shared, so only ratios measured side by side mean
-// anything. Needs /usr/bin/time for memory; rg and hyperfine are optional (bench/setup.sh).
+// anything. Needs /usr/bin/time and rg (bench/setup.sh installs them). See bench/README.md.
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GROUPS, MEMORY_GOAL_MIB, makeCases } from './cases.mjs';
 import { makeLog, makeLongLine, makeTree } from './generate.mjs';
+import { measure, median, UNSET_CA_CERTS } from './measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA = path.join(ROOT, 'bench', 'data');
-const LW = path.join(ROOT, 'bin', 'linewise.js');
-const OUT = path.join(os.tmpdir(), `linewise-bench-out-${process.pid}`);
-process.on('exit', () => fs.rmSync(OUT, { force: true }));
+/** new ÷ old above this is marked slower: about the run-to-run noise of a shared 2-core machine. */
+const SLOWER = 1.1;
+/** new peak above old by more than this is marked as more memory. */
+const MORE_MIB = 4;
+
+const USAGE = `usage: node bench/run.mjs [--size 256m|1g|...] [--runs N] [--only GROUP,...] [--baseline DIR]
+  --size      size of the generated logs (default 256m)
+  --runs      timed rounds per case, after one warm-up round (default 5)
+  --only      groups to run, comma-separated: ${Object.keys(GROUPS).join(', ')}
+  --baseline  another linewise checkout, built (npm ci && npm run build there): every linewise
+              command is also run from it, in the same rounds, and the table shows new ÷ old
+groups:
+${Object.entries(GROUPS).map(([g, what]) => `  ${g.padEnd(9)} ${what}`).join('\n')}`;
 
 function parseArgs(argv) {
-  const o = { size: '256m', runs: 5, only: undefined };
+  const o = { size: '256m', runs: 5, only: undefined, baseline: undefined };
+  const value = (i) => {
+    if (argv[i + 1] === undefined) fail(`${argv[i]} needs a value`);
+    return argv[i + 1];
+  };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--size') o.size = argv[++i];
-    else if (argv[i] === '--runs') o.runs = Number(argv[++i]);
-    else if (argv[i] === '--only') o.only = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]} (use --size 256m|1g, --runs N, --only NAME)`);
+    const a = argv[i];
+    if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else if (a === '--size') o.size = value(i++);
+    else if (a === '--runs') o.runs = Number(value(i++));
+    else if (a === '--only') o.only = value(i++);
+    else if (a === '--baseline') o.baseline = value(i++);
+    else fail(`unknown argument ${a}`);
   }
   const m = /^(\d+)([kmg])?$/i.exec(o.size);
-  if (!m) throw new Error(`--size: ${o.size}`);
+  if (!m) fail(`--size: ${o.size}`);
   o.bytes = Number(m[1]) * { k: 1024, m: 1 << 20, g: 1 << 30 }[(m[2] ?? 'm').toLowerCase()];
+  if (!Number.isInteger(o.runs) || o.runs < 1) fail(`--runs: ${o.runs}`);
+  const names = o.only ? o.only.split(',').filter(Boolean) : Object.keys(GROUPS);
+  const unknown = names.filter((g) => !(g in GROUPS));
+  if (unknown.length) fail(`--only: no group ${unknown.join(', ')} (groups: ${Object.keys(GROUPS).join(', ')})`);
+  o.groups = new Set(names);
+  if (o.baseline !== undefined) {
+    o.baseline = path.resolve(o.baseline);
+    for (const f of ['bin/linewise.js', 'dist/cli.js']) {
+      if (!fs.existsSync(path.join(o.baseline, f))) fail(`--baseline: ${path.join(o.baseline, f)} is missing (run npm ci && npm run build there)`);
+    }
+  }
   return o;
 }
 
+function fail(message) {
+  console.error(`bench: ${message} (--help for usage)`);
+  process.exit(2);
+}
+
 const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-const lwHas = (sub) => new RegExp(`^  ${sub} `, 'm').test(spawnSync(process.execPath, [LW, '--help']).stdout.toString());
 
-/** Runs argv once under /usr/bin/time; returns wall seconds and peak RSS in MiB. */
-function once(argv, env) {
-  // Output goes to a real file: GNU grep stops at the first match when stdout is /dev/null.
-  const out = fs.openSync(OUT, 'w');
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', out, 'pipe'] });
-  fs.closeSync(out);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const lines = r.stderr.toString().trim().split('\n');
-  const kb = Number(lines.at(-1));
-  if (!Number.isFinite(kb)) throw new Error(`${argv.join(' ')}: ${r.stderr}`);
-  return { seconds, mib: kb / 1024, status: r.status };
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/**
- * Measures commands side by side: each round runs every command once, in turn, so drift in the
- * machine's speed hits all of them alike. `setup` runs untimed before each command.
- */
-function measure(commands, runs) {
-  const times = commands.map(() => []);
-  const mem = commands.map(() => 0);
-  const status = commands.map(() => 0);
-  for (let round = 0; round < runs + 1; round++) {
-    commands.forEach((c, i) => {
-      c.setup?.();
-      const r = once(c.argv, c.env);
-      if (round > 0) times[i].push(r.seconds); // round 0 warms the page cache and compile cache
-      mem[i] = Math.max(mem[i], r.mib);
-      if (r.status !== 0 && r.status !== 1) status[i] = r.status;
+/** The data, generated into bench/data on first use and kept between runs. */
+function data(o) {
+  const tag = o.size.toLowerCase();
+  const once = (make) => {
+    let v;
+    return () => (v ??= make());
+  };
+  const file = (name, make) =>
+    once(() => {
+      fs.mkdirSync(DATA, { recursive: true });
+      const f = path.join(DATA, name);
+      console.error(`bench: data ${path.relative(ROOT, f)} (made once, kept)`);
+      make(f);
+      return f;
     });
-  }
-  return commands.map((c, i) => ({ ...c, median: median(times[i]), mib: mem[i], failed: status[i] }));
+  const d = {
+    root: ROOT,
+    tag,
+    log: file(`log-${tag}.txt`, (f) => makeLog(f, o.bytes)),
+    crlf: file(`log-crlf-${tag}.txt`, (f) => makeLog(f, o.bytes, '\r\n')),
+    mib1: file('log-1m.txt', (f) => makeLog(f, 1 << 20)),
+    small: file('small.txt', (f) => makeLog(f, 2000)),
+    longLine: file('one-100mib-line.txt', (f) => makeLongLine(f, 100 << 20)),
+    tree: once(() => path.relative(ROOT, file('tree', makeTree)())),
+  };
+  d.lines = once(() => Number(execFileSync('wc', ['-l', d.log()]).toString().trim().split(/\s+/)[0]));
+  return d;
 }
 
-const lw = (...args) => [process.execPath, LW, ...args];
-const fmt = (s) => (s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(2)} s`);
+/** "abc1234" or "abc1234 + uncommitted changes": which code a column measured. */
+function describe(dir) {
+  const head = spawnSync('git', ['-C', dir, 'rev-parse', '--short=12', 'HEAD']);
+  if (head.status !== 0) return 'not a git checkout';
+  const dirty = spawnSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=no']).stdout.toString().trim() !== '';
+  return `${head.stdout.toString().trim()}${dirty ? ' + uncommitted changes' : ''}`;
+}
+
+const fmt = (s) => (Number.isNaN(s) ? '—' : s < 1 ? `${(s * 1000).toFixed(0)} ms` : `${s.toFixed(2)} s`);
+const x = (r) => `${r.toFixed(2)} ×`;
+const goalText = (g) => `≤ ${g.max} × (${g.source})`;
 
 function main() {
   const o = parseArgs(process.argv.slice(2));
-  fs.mkdirSync(DATA, { recursive: true });
-  const tag = o.size.toLowerCase();
-  const log = path.join(DATA, `log-${tag}.txt`);
-  const crlf = path.join(DATA, `log-crlf-${tag}.txt`);
-  const small = path.join(DATA, 'small.txt');
-  const mib1 = path.join(DATA, 'log-1m.txt');
-  const longLine = path.join(DATA, 'one-100mib-line.txt');
-  const tree = path.join(DATA, 'tree');
-  console.error(`generating data in ${path.relative(ROOT, DATA)} (once; kept between runs)...`);
-  makeLog(log, o.bytes);
-  makeLog(crlf, o.bytes, '\r\n');
-  makeLog(mib1, 1 << 20);
-  makeLog(small, 2000);
-  makeLongLine(longLine, 100 << 20);
-  makeTree(tree);
-  const lines = Number(execFileSync('wc', ['-l', log]).toString().trim().split(/\s+/)[0]);
-  const at = Math.floor(lines * 0.8);
-  const rg = have('rg');
+  if (!have('/usr/bin/time')) fail('/usr/bin/time (GNU time) is missing: bench/setup.sh installs it');
+  if (!have('rg')) fail('rg is missing: bench/setup.sh installs it');
+  const lwArgv = (...args) => [process.execPath, path.join(ROOT, 'bin', 'linewise.js'), ...args];
+  const oldArgv = o.baseline && ((...args) => [process.execPath, path.join(o.baseline, 'bin', 'linewise.js'), ...args]);
   const notes = [];
-  if (!rg) notes.push('rg not installed: its columns are skipped (bench/setup.sh installs it)');
-  const cases = [];
-  const add = (name, target, commands, limit) => {
-    if (o.only && !name.includes(o.only)) return;
-    cases.push({ name, target, commands, limit });
-  };
-
-  add('start-up: readlines 1-5 of a small file', '≤ 1.5 × node -e', [
-    { label: 'linewise', argv: lw('readlines', small, '1', '5') },
-    { label: "node -e ''", argv: [process.execPath, '-e', ''] },
-  ], 1.5);
-  add(`readlines 10 lines at 80% (line ${at}) of ${tag}`, '≤ 0.8 × sed, ≤ 1.5 × wc -l', [
-    { label: 'linewise', argv: lw('readlines', log, String(at), String(at + 9)) },
-    { label: 'sed -n', argv: ['sed', '-n', `${at},${at + 9}p;${at + 9}q`, log] },
-    { label: 'wc -l', argv: ['wc', '-l', log] },
-  ], [0.8, 1.5]);
-  add(`readlines 10 lines at 80% of the CRLF ${tag}`, '≤ 0.8 × sed', [
-    { label: 'linewise', argv: lw('readlines', crlf, String(at), String(at + 9)) },
-    { label: 'sed -n', argv: ['sed', '-n', `${at},${at + 9}p;${at + 9}q`, crlf] },
-  ], 0.8);
-  add(`last 20 lines of ${tag} (page --offset count-20)`, '≤ 2 × tail + start-up', [
-    { label: 'linewise', argv: lw('page', log, '--offset', String(lines - 20), '--limit', '20') },
-    { label: 'tail -n 20', argv: ['tail', '-n', '20', log] },
-    { label: "node -e ''", argv: [process.execPath, '-e', ''] },
-  ], 'tail');
-  add(`page --limit 100: ${tag} vs 1 MiB`, '≤ 1.2 × the 1 MiB page', [
-    { label: `linewise ${tag}`, argv: lw('page', log, '--limit', '100') },
-    { label: 'linewise 1 MiB', argv: lw('page', mib1, '--limit', '100') },
-  ], 1.2);
-  add('readlines of one 100 MiB line (memory)', 'peak ≤ 80 MiB', [
-    { label: 'linewise', argv: lw('readlines', longLine, '1') },
-    { label: 'page', argv: lw('page', longLine) },
-    { label: 'cat', argv: ['cat', longLine] },
-  ], 'memory');
-
-  if (lwHas('grep')) {
-    // The same flags for all three; GNU grep gets -E for extended syntax unless -F.
-    const grepCase = (name, target, pattern, flags, limits) =>
-      add(`grep ${name} in ${tag}`, target, [
-        { label: 'linewise', argv: lw('grep', ...flags, pattern, log) },
-        { label: 'grep (C)', argv: ['grep', ...flags, ...(flags.includes('-F') ? [] : ['-E']), pattern, log], env: { LC_ALL: 'C' } },
-        ...(rg ? [{ label: 'rg', argv: ['rg', '--no-config', ...flags, pattern, log] }] : []),
-      ], limits);
-    grepCase('a literal', '≤ 2.5 × grep, ≤ 1 × rg', 'req=deadbeef', ['-F'], [2.5, 1]);
-    grepCase('a regex with a literal', '≤ 2.5 × grep, ≤ 1 × rg', 'ERROR svc=api-1[0-9] req=ff', [], [2.5, 1]);
-    grepCase('case-insensitive', '≤ 2.5 × grep, ≤ 1 × rg', 'timeout retry cache', ['-i'], [2.5, 1]);
-    grepCase('a regex with no literal', '≤ 6 × grep', '[0-9]{6}', ['-c'], [6]);
-    grepCase('a pattern with no match', '≤ 2.5 × grep, ≤ 1 × rg', 'zzzzqqqq', ['-F'], [2.5, 1]);
-    if (!o.only || 'grep tree'.includes(o.only)) {
-      cases.push({
-        name: 'grep a tree of 3,000 files (+ an ignored build/)',
-        target: '≤ 2 × rg',
-        limit: [2],
-        commands: [
-          { label: 'linewise', argv: lw('grep', '-c', 'TODO timeout', tree) },
-          ...(rg ? [{ label: 'rg', argv: ['rg', '--no-config', '-c', 'TODO timeout', tree] }] : []),
-        ],
-      });
-    }
-  } else notes.push('grep is not built yet: its cases are skipped');
-
-  if (lwHas('replace')) {
-    const target = path.join(os.tmpdir(), `linewise-bench-replace-${process.pid}.txt`);
-    const src = log;
-    const mid = Math.floor(lines / 2);
-    add(`replace one line in the middle of ${tag}`, '≤ 1 × sed -i', [
-      { label: 'linewise', argv: lw('replace', target, String(mid), '--text', 'REPLACED'), setup: () => fs.copyFileSync(src, target) },
-      { label: 'sed -i', argv: ['sed', '-i', `${mid}s/.*/REPLACED/`, target], setup: () => fs.copyFileSync(src, target) },
-    ], 1);
-    process.on('exit', () => fs.rmSync(target, { force: true }));
-  } else notes.push('replace is not built yet: its case is skipped');
+  const d = data(o);
+  const cases = makeCases(o.groups, d, lwArgv, notes);
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`linewise benchmark: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${o.runs} runs, logs of ${tag} (${lines} lines)\n`);
-  console.log('| case | command | median | ratio to linewise | peak MiB | target | holds |');
-  console.log('| --- | --- | ---: | ---: | ---: | --- | --- |');
+  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(', ');
+  const size = o.groups.has('read') || o.groups.has('page') || o.groups.has('grep') || o.groups.has('replace') ? `, logs of ${o.size} (${d.lines()} lines)` : '';
+  console.log(`linewise benchmark: ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, median of ${o.runs} runs after a warm-up${size}; load average at start ${load()}`);
+  console.log(`new = this checkout (${describe(ROOT)})${oldArgv ? `; old = --baseline ${o.baseline} (${describe(o.baseline)})` : ''}\n`);
+  const head = ['case', 'command', 'median', 'peak MiB', 'linewise ÷ this', ...(oldArgv ? ['baseline ÷ this'] : []), 'goal', 'met'];
+  console.log(`| ${head.join(' | ')} |`);
+  console.log(`| ${head.map((h, i) => (i >= 2 && i <= (oldArgv ? 5 : 4) ? '---:' : '---')).join(' | ')} |`);
+
+  const verdicts = [];
+  const changes = [];
   for (const c of cases) {
-    const results = measure(c.commands, o.runs);
-    const base = results[0];
-    const verdict = judge(c, results);
-    results.forEach((r, i) => {
-      const ratio = i === 0 ? '' : `${(base.median / r.median).toFixed(2)} ×`;
-      console.log(`| ${i === 0 ? c.name : ''} | ${r.label} | ${fmt(r.median)} | ${ratio} | ${r.mib.toFixed(0)} | ${i === 0 ? c.target : ''} | ${i === 0 ? verdict : ''} |`);
-    });
+    const subject = { label: c.subject.label, argv: lwArgv(...c.subject.args), setup: c.subject.setup };
+    const twin = oldArgv && { label: `${c.subject.label} (baseline)`, argv: oldArgv(...c.subject.args), setup: c.subject.setup, optional: true };
+    const [lw, ...rest] = measure([subject, ...(twin ? [twin] : []), ...c.refs], o.runs, ROOT, Boolean(twin));
+    const old = twin ? rest.shift() : undefined;
+    printCase(c, lw, old, rest, verdicts, changes, notes);
   }
-  for (const n of notes) console.log(`\nnote: ${n}`);
-  console.log('\n"ratio to linewise" = linewise median / that command\'s median, measured in the same rounds.');
+
+  console.log(`\nload average at the end ${load()}.`);
+  summary(verdicts, changes);
+  for (const n of notes) console.log(`- ${n}`);
+  if (UNSET_CA_CERTS) console.log('- NODE_EXTRA_CA_CERTS is set here: it was unset for every command measured (it adds a certificate load, about 40 ms, to every Node start).');
+  console.log(
+    `\n"linewise ÷ this" = the new linewise's median ÷ that command's, from the same rounds (below 1: linewise is faster). ` +
+      `Goals: (#17) issue 17's, (earlier) the targets docs/PERFORMANCE.md set before issue 17; "met" judges the new linewise. ` +
+      `Every linewise command is held to a peak of ≤ ${MEMORY_GOAL_MIB} MiB (#17).` +
+      (oldArgv ? ` A baseline row's ratio is new ÷ old, the median of the ratios of the rounds (in each, new and old ran one right after the other; their range follows): above ${SLOWER} it is marked slower, a peak over old + ${MORE_MIB} MiB as more memory.` : ''),
+  );
 }
 
-/** Whether the case's target holds: ratios of linewise to each reference, or memory. */
-function judge(c, results) {
-  const [lwr, ...refs] = results;
-  const failed = results.filter((r) => r.failed);
-  if (failed.length) return `FAILED: ${failed.map((r) => `${r.label} exited ${r.failed}`).join(', ')}`;
-  if (c.limit === 'memory') return results.filter((r) => r.label !== 'cat').every((r) => r.mib <= 80) ? 'yes' : 'no';
-  if (c.limit === 'tail') {
-    const tail = refs.find((r) => r.label.startsWith('tail'));
-    const node = refs.find((r) => r.label.startsWith('node'));
-    return lwr.median <= 2 * tail.median + node.median ? 'yes' : `no (${fmt(lwr.median)} > ${fmt(2 * tail.median + node.median)})`;
+/** Prints one case's rows and collects its verdicts (goals), changes (new ÷ old) and notes. */
+function printCase(c, lw, old, refs, verdicts, changes, notes) {
+  const row = (cells) => console.log(`| ${cells.join(' | ')} |`);
+  const failed = (r) => (r.failed ? `FAILED (exit ${r.failed})` : undefined);
+  const memMet = lw.mib <= MEMORY_GOAL_MIB;
+  verdicts.push({ what: `${c.name}: peak ${lw.mib.toFixed(0)} MiB`, goal: `≤ ${MEMORY_GOAL_MIB} MiB`, met: memMet && !lw.failed, source: '#17' });
+  row([c.name, lw.label, fmt(lw.median), lw.mib.toFixed(0), '', ...(old ? [''] : []), `peak ≤ ${MEMORY_GOAL_MIB} MiB (#17)`, failed(lw) ?? (memMet ? 'met' : 'NOT MET')]);
+  if (old) {
+    if (old.dropped !== undefined) {
+      row(['', old.label, '—', '—', '', '', '', `not run: ${old.dropped.replaceAll('|', '/')}`]);
+    } else {
+      // The median of the per-round ratios: each round ran new and old one right after the other.
+      const ratio = median(lw.ratios);
+      const spread = `${Math.min(...lw.ratios).toFixed(2)}-${Math.max(...lw.ratios).toFixed(2)}`;
+      const marks = [ratio > SLOWER ? 'SLOWER' : '', lw.mib > old.mib + MORE_MIB ? 'MORE MEMORY' : ''].filter(Boolean);
+      changes.push({ name: c.name, group: c.group, ratio, mib: lw.mib - old.mib, marks });
+      if (old.lines !== lw.lines) marks.push(`ROWS DIFFER (new ${lw.lines}, old ${old.lines})`);
+      row(['', old.label, fmt(old.median), old.mib.toFixed(0), `new ÷ old ${x(ratio)} (rounds ${spread})`, '', `new ÷ old ≤ ${SLOWER}`, failed(old) ?? (marks.join(', ') || 'ok')]);
+    }
   }
-  const limits = Array.isArray(c.limit) ? c.limit : [c.limit];
-  const parts = refs.slice(0, limits.length).map((r, i) => (lwr.median / r.median <= limits[i] ? 'yes' : `no vs ${r.label}`));
-  return parts.every((p) => p === 'yes') ? 'yes' : parts.filter((p) => p !== 'yes').join(', ');
+  for (const r of refs) {
+    const ratio = lw.median / r.median;
+    const differ = r.sameRows && r.lines !== lw.lines ? `ROWS DIFFER (linewise ${lw.lines}, this ${r.lines})` : '';
+    if (differ) notes.push(`${c.name}: ${r.label} ${differ}: the ratio compares unequal work`);
+    const met = r.goal ? ratio <= r.goal.max && !lw.failed && !r.failed : undefined;
+    if (r.goal) verdicts.push({ what: `${c.name}: linewise ÷ ${r.label} = ${x(ratio)}`, goal: goalText(r.goal), met, source: r.goal.source });
+    const oldRatio = old && old.dropped === undefined ? x(old.median / r.median) : '';
+    const mark = failed(r) ?? (met === undefined ? '' : met ? 'met' : 'NOT MET');
+    row(['', r.label, fmt(r.median), r.mib.toFixed(0), x(ratio), ...(old ? [oldRatio] : []), r.goal ? goalText(r.goal) : '', [mark, differ].filter(Boolean).join('; ')]);
+  }
+}
+
+function summary(verdicts, changes) {
+  const of17 = verdicts.filter((v) => v.source === '#17');
+  console.log(`\nGoals met: ${verdicts.filter((v) => v.met).length} of ${verdicts.length}; of issue 17's: ${of17.filter((v) => v.met).length} of ${of17.length}.`);
+  for (const v of verdicts.filter((v) => !v.met)) console.log(`- not met: ${v.what}, goal ${v.goal}`);
+  if (changes.length) {
+    const rs = changes.map((c) => c.ratio);
+    const lo = changes.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    const hi = changes.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    console.log(`\nnew ÷ old over ${changes.length} cases: median ${x(median(rs))}, lowest ${x(lo.ratio)} (${lo.name}), highest ${x(hi.ratio)} (${hi.name}).`);
+    const marked = changes.filter((c) => c.marks.length);
+    for (const c of marked) console.log(`- ${c.marks.join(', ')}: ${c.name} (new ÷ old ${x(c.ratio)}, peak ${c.mib >= 0 ? '+' : ''}${c.mib.toFixed(0)} MiB)`);
+    if (marked.length === 0) console.log(`- none slower than new ÷ old ${SLOWER}, none with more memory.`);
+    // On a busy machine identical code has come out 1.24 × in 7 rounds: a mark asks for a re-run.
+    else console.log(`- to tell a change from noise, run the marked group alone with more rounds: --only ${[...new Set(marked.map((c) => c.group))].join(',')} --runs 11`);
+  }
+  console.log('');
 }
 
 main();

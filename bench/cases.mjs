@@ -1,0 +1,114 @@
+// The benchmark's cases, in groups (--only), each one linewise command beside the reference tools,
+// with the goal each ratio is held to: issue 17's goals, else the earlier targets (docs/PERFORMANCE.md).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { countFiles, sameWork, treeArgv, trees } from './trees.mjs';
+
+/** Peak memory of every linewise command (issue 17). */
+export const MEMORY_GOAL_MIB = 64;
+
+/**
+ * linewise ÷ reference ≤ max. `source` says whose goal it is. A reference with `sameRows` must
+ * print as many lines as linewise (checked in the warm-up round), or the table says they differ.
+ */
+const goal = (max, source = '#17') => ({ max, source });
+
+export const GROUPS = {
+  startup: 'start-up: readlines and page of a small file vs node -e',
+  read: 'readlines of 10 lines at 80 % of the log (LF and CRLF) vs sed and wc -l',
+  page: 'page --last 20 of the log vs wc -l and tail; page --limit 100 of the log vs of 1 MiB',
+  memory: 'readlines and page of one 100 MiB line (peak memory) vs cat',
+  grep: 'grep in the single large log vs GNU grep and rg',
+  tree: 'grep in directory trees (generated, node_modules, git when present) vs rg and GNU grep',
+  replace: 'replace one line in the middle of the log vs sed -i',
+};
+
+/**
+ * The cases of the chosen groups. `d` gives the data (generated on first use), `lwArgv` runs the
+ * linewise under test, `notes` collects what the table should say under it.
+ */
+export function makeCases(groups, d, lwArgv, notes) {
+  const cases = [];
+  const add = (group, name, subject, refs) => {
+    if (groups.has(group)) cases.push({ group, name, subject, refs: refs.filter(Boolean) });
+  };
+  const node = (g) => ({ label: "node -e ''", argv: [process.execPath, '-e', ''], goal: g });
+  const CLOCALE = { LC_ALL: 'C' };
+
+  if (groups.has('startup')) {
+    add('startup', 'start-up: readlines 1-5 of a small file', { label: 'linewise', args: ['readlines', d.small(), '1', '5'] }, [node(goal(1.5))]);
+    add('startup', 'start-up: page of a small file (--limit 20)', { label: 'linewise', args: ['page', d.small(), '--limit', '20'] }, [node(goal(1.5))]);
+  }
+
+  if (groups.has('read')) {
+    const at = Math.floor(d.lines() * 0.8);
+    const sed = (file) => ({ label: 'sed -n', argv: ['sed', '-n', `${at},${at + 9}p;${at + 9}q`, file], goal: goal(0.8, 'earlier') });
+    add('read', `readlines 10 lines at 80 % (line ${at}) of ${d.tag}`, { label: 'linewise', args: ['readlines', d.log(), String(at), String(at + 9)] }, [
+      sed(d.log()),
+      { label: 'wc -l', argv: ['wc', '-l', d.log()], goal: goal(1.5, 'earlier') },
+    ]);
+    add('read', `readlines 10 lines at 80 % of the CRLF ${d.tag}`, { label: 'linewise', args: ['readlines', d.crlf(), String(at), String(at + 9)] }, [sed(d.crlf())]);
+  }
+
+  if (groups.has('page')) {
+    add('page', `last 20 lines of ${d.tag} (page --last 20)`, { label: 'linewise', args: ['page', d.log(), '--last', '20'] }, [
+      { label: 'wc -l', argv: ['wc', '-l', d.log()], goal: goal(1.2) },
+      { label: 'tail -n 20', argv: ['tail', '-n', '20', d.log()] },
+    ]);
+    add('page', `page --limit 100: ${d.tag} vs 1 MiB`, { label: `linewise ${d.tag}`, args: ['page', d.log(), '--limit', '100'] }, [
+      { label: 'linewise 1 MiB', argv: lwArgv('page', d.mib1(), '--limit', '100'), goal: goal(1.2, 'earlier') },
+    ]);
+  }
+
+  if (groups.has('memory')) {
+    const cat = { label: 'cat', argv: ['cat', d.longLine()] };
+    add('memory', 'readlines of one 100 MiB line', { label: 'linewise', args: ['readlines', d.longLine(), '1'] }, [cat]);
+    add('memory', 'page of one 100 MiB line', { label: 'linewise', args: ['page', d.longLine()] }, [cat]);
+  }
+
+  if (groups.has('grep')) {
+    // The same flags for all three, -n included (rg and grep print no numbers to a file without it;
+    // linewise always does); GNU grep gets -E unless -F, and the C locale unless the case needs UTF-8.
+    const grepCase = (name, flags, pattern, goals, locale = CLOCALE) => {
+      const n = flags.includes('-c') ? [] : ['-n'];
+      add('grep', `grep ${name} in ${d.tag}`, { label: 'linewise', args: ['grep', ...flags, pattern, d.log()] }, [
+        { label: `grep (${locale.LC_ALL})`, argv: ['grep', ...n, ...flags, ...(flags.includes('-F') ? [] : ['-E']), pattern, d.log()], env: locale, goal: goals.grep, sameRows: true },
+        { label: 'rg', argv: ['rg', '--no-config', ...n, ...flags, pattern, d.log()], goal: goals.rg, sameRows: true },
+      ]);
+    };
+    // "Keeping the lead over GNU grep" (issue 17, item 3) is read as ≤ 1 × grep.
+    grepCase('a literal (-F req=deadbeef)', ['-F'], 'req=deadbeef', { rg: goal(2), grep: goal(1) });
+    grepCase('a regex with a literal', [], 'ERROR svc=api-1[0-9] req=ff', { rg: goal(2), grep: goal(1) });
+    grepCase('-i, a non-ASCII literal (NAÏVE RÉSUMÉ)', ['-i'], 'NAÏVE RÉSUMÉ', { rg: goal(1), grep: goal(2.5, 'earlier') }, { LC_ALL: 'C.UTF-8' });
+    grepCase('-i, an ASCII pattern', ['-i'], 'timeout retry cache', { grep: goal(2.5, 'earlier') });
+    grepCase('-c, a regex with no literal', ['-c'], '[0-9]{6}', { grep: goal(6, 'earlier') });
+    grepCase('a literal with no match', ['-F'], 'zzzzqqqq', { grep: goal(2.5, 'earlier') });
+  }
+
+  if (groups.has('tree')) {
+    for (const t of trees(d.root, d.tree())) {
+      if (t.absent) {
+        notes.push("git's source tree is absent, its case skipped: clone git into bench/data/git to add it (see bench/README.md)");
+        continue;
+      }
+      notes.push(`tree ${t.rel}: ${countFiles(path.join(d.root, t.rel))} files; ${sameWork(t, d.root, lwArgv())}`);
+      const a = treeArgv(t, ['-F'], t.literal);
+      add('tree', `grep -F ${t.literal} in ${t.what}`, { label: 'linewise', args: a.linewise }, [
+        { label: 'rg', argv: a.rg, goal: goal(3), sameRows: true },
+        { label: 'grep -r (C)', argv: a.grep, env: CLOCALE, sameRows: true },
+      ]);
+    }
+  }
+
+  if (groups.has('replace')) {
+    const target = path.join(os.tmpdir(), `linewise-bench-replace-${process.pid}.txt`);
+    process.on('exit', () => fs.rmSync(target, { force: true }));
+    const mid = Math.floor(d.lines() / 2);
+    const setup = () => fs.copyFileSync(d.log(), target);
+    add('replace', `replace one line in the middle of ${d.tag}`, { label: 'linewise', args: ['replace', target, String(mid), '--text', 'REPLACED'], setup }, [
+      { label: 'sed -i', argv: ['sed', '-i', `${mid}s/.*/REPLACED/`, target], setup, goal: goal(1, 'earlier') },
+    ]);
+  }
+  return cases;
+}
