@@ -4,7 +4,7 @@
 import { type GrepArgs, type GrepReporter, runGrep } from '../commands/grep.js';
 import { type ExitCode, LinewiseError } from '../core/errors.js';
 import type { CompiledPattern } from '../core/pattern.js';
-import { matchRanges } from '../core/search.js';
+import { matchRanges } from '../core/match-ranges.js';
 import { count, libraryIo, type Line, toLine } from './collect.js';
 import { loadEncoding } from './encoding.js';
 import type { ReadOptions } from './read.js';

@@ -4,7 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import { terminatorLength } from '../core/lines.js';
 import { GROUP_SEPARATOR } from '../core/rows.js';
-import type { MatchSink } from '../core/search.js';
+import type { MatchSink } from '../core/searcher.js';
 import type { Output } from '../io/output.js';
 import { lineFields, writeRecord } from './json.js';
 import type { Style } from './style.js';

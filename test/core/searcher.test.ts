@@ -1,10 +1,9 @@
+// The line searcher against the obvious line-by-line grep, for any reads, buffers and options.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { compilePatterns, type PatternOptions } from '../../src/core/pattern.js';
-import { countLF } from '../../src/core/newlines.js';
-import { LineSearcher, matchRanges, type MatchSink, type SearchOptions } from '../../src/core/search.js';
-import { byteOffsets } from '../../src/core/utf8.js';
+import { LineSearcher, type MatchSink, type SearchOptions } from '../../src/core/searcher.js';
 import { esc, referenceLines } from '../helpers.js';
 
 /** Runs the searcher over `input` read in chunks of `sizes` with a scanner of `bufferSize`; returns printed events. */
@@ -89,50 +88,5 @@ describe('LineSearcher', () => {
   it('stops reading once -m is reached and its trailing context printed', () => {
     const input = Buffer.from('m1\nm2\nc\nm3\n');
     expect(search(input, ['m'], {}, { maxCount: 1, after: 1 }, [64], 64)).toEqual(['--', '1:m1\\n', '2-m2\\n']);
-  });
-});
-
-describe('scanBlocks', () => {
-  it('property: blocks hold whole lines, pieces come only for lines longer than the buffer, bytes are all there', () => {
-    fc.assert(
-      fc.property(content, fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 16, max: 40 }), (input, sizes, size) => {
-        const calls: { piece: Buffer; ends: boolean }[] = [];
-        new LineScanner(chunkedReader(input, sizes), size).scanBlocks((b, s, e, ends) => void calls.push({ piece: Buffer.from(b.subarray(s, e)), ends }));
-        expect(esc(Buffer.concat(calls.map((c) => c.piece)))).toBe(esc(input));
-        calls.forEach(({ piece, ends }, i) => {
-          const last = i === calls.length - 1;
-          if (!ends) expect(piece.indexOf(10)).toBe(-1); // a piece of a long line
-          else if (!last) expect(piece.at(-1)).toBe(10); // whole lines only
-          if (ends && i > 0 && !calls[i - 1]!.ends) expect(piece.indexOf(10)).toBe(last && piece.at(-1) !== 10 ? -1 : piece.length - 1);
-        });
-        expect(calls.filter((c) => c.ends).length).toBeLessThanOrEqual(referenceLines(input).length + 1);
-      }),
-    );
-  });
-});
-
-describe('match ranges and byte offsets', () => {
-  it('maps ranges in the decoded text back to the bytes, invalid bytes included', () => {
-    const line = Buffer.concat([Buffer.from('é'), Buffer.from([0xff, 0xe2, 0x82]), Buffer.from('ab😀ab\r\n')]);
-    const ranges = matchRanges(compilePatterns(['ab']), line, 0, line.length);
-    expect(ranges).toEqual([[5, 7], [11, 13]]); // é (2 bytes), \xff, a cut \xe2\x82, then ab😀ab
-    expect(byteOffsets(Buffer.from('abc'), 0, 3, [1, 3])).toEqual([1, 3]);
-  });
-
-  it('counts newlines in a range, short (indexOf) and long (WebAssembly SIMD, in 256 KiB steps)', () => {
-    expect(countLF(Buffer.from('a\nb\n\nc'), 1, 5)).toBe(3);
-    fc.assert(
-      fc.property(fc.uint8Array({ minLength: 2048, maxLength: 70000 }), fc.nat(40), fc.nat(40), (bytes, cutA, cutB) => {
-        const b = Buffer.from(bytes.map((x) => (x % 7 === 0 ? 10 : x)));
-        const start = Math.min(cutA, b.length);
-        const end = Math.max(start, b.length - cutB);
-        let want = 0;
-        for (let i = start; i < end; i++) if (b[i] === 10) want++;
-        expect(countLF(b, start, end)).toBe(want);
-      }),
-      { numRuns: 50 },
-    );
-    const big = Buffer.alloc((1 << 20) + 37, 'ab\n');
-    expect(countLF(big, 5, big.length)).toBe(big.subarray(5).toString('latin1').split('\n').length - 1);
   });
 });
