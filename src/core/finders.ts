@@ -67,7 +67,8 @@ export class BytesFinder implements Finder {
     const buf = this.buf;
     for (let p = from + a; ; p++) {
       p = buf.indexOf(tail, p);
-      if (p === -1 || p - a >= this.end) return -1;
+      // past the block: the bytes there may be stale (FoldFinder's scratch buffer)
+      if (p === -1 || p - a + lit.length > this.end) return -1;
       const s = p - a;
       let j = 0;
       while (j < a && buf[s + j] === lit[j]) j++;

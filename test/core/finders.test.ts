@@ -1,22 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BlockFinder, BytesFinder, type Finder } from '../../src/core/finders.js';
-
-/** Every position `f` points at in block `[start, end)`, stepping one byte past each. */
-export function hits(f: Finder, buf: Buffer, start: number, end: number): number[] {
-  f.reset(buf, start, end);
-  const out: number[] = [];
-  for (let p = f.next(start); p !== -1 && p < end; p = f.next(p + 1)) out.push(p);
-  return out;
-}
-
-/** Every start in `[start, end)` of any of `literals`, the obvious way. */
-export function occurrences(buf: Buffer, start: number, end: number, literals: Buffer[], fold = (b: Buffer) => b): number[] {
-  const out: number[] = [];
-  const hay = fold(Buffer.from(buf));
-  for (let i = start; i < end; i++) if (literals.some((l) => hay.subarray(i, i + l.length).equals(fold(Buffer.from(l))))) out.push(i);
-  return out;
-}
+import { BlockFinder, BytesFinder } from '../../src/core/finders.js';
+import { hits, occurrences } from './finder-hits.js';
 
 const bytes = (alphabet: string[], max: number) => fc.array(fc.constantFrom(...alphabet), { maxLength: max }).map((p) => Buffer.from(p.join(''), 'latin1'));
 
