@@ -93,7 +93,7 @@ export async function runGrep(
   const patterns = o.regexp && o.regexp.length > 0 ? o.regexp : first === undefined ? [] : [first];
   const paths = o.regexp && o.regexp.length > 0 ? (first === undefined ? rest : [first, ...rest]) : rest;
   if (patterns.length === 0) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
-  const pattern = compilePatterns(patterns, { ignoreCase: o.ignoreCase, fixed: o.fixedStrings, word: o.wordRegexp });
+  const pattern = await compilePatterns(patterns, { ignoreCase: o.ignoreCase, fixed: o.fixedStrings, word: o.wordRegexp });
 
   const items = await expand(io.cwd, paths, o);
   const withPath = o.withFilename === true || paths.length !== 1 || items.multi;

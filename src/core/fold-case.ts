@@ -1,8 +1,20 @@
-// Where -i folds case before a line is decoded: the required literals found ignoring ASCII case
-// (FoldFinder). The pattern itself folds case with the RegExp `i` flag (pattern.ts).
+// Where -i folds case before a line is decoded: which literal characters may be searched folding
+// ASCII case only (foldSafe), and the finder that searches them (FoldFinder). The pattern itself
+// folds case with the RegExp `i` flag (pattern.ts).
 
 import { asciiFolder, type AsciiFolder, FOLD_SIZE, foldUser } from './newlines.js';
 import { BytesFinder, type Finder } from './finders.js';
+
+/**
+ * True when folding ASCII case finds code point `cp` exactly where `iu` matching would: printable
+ * ASCII or a tab, but not k or s, which `iu` also matches to U+212A KELVIN SIGN and U+017F LONG S
+ * (no other character folds to an ASCII one under Unicode simple case folding).
+ */
+export function foldSafe(cp: number): boolean {
+  return ((cp >= 0x20 && cp <= 0x7e) || cp === 0x09) && !KS.has(cp);
+}
+
+const KS = new Set([0x4b, 0x53, 0x6b, 0x73]);
 
 /**
  * ASCII case-insensitive. With WebAssembly SIMD: the block is copied into a scratch buffer, its
@@ -10,7 +22,7 @@ import { BytesFinder, type Finder } from './finders.js';
  * Buffer.indexOf (from their rarest byte, as BytesFinder): positions are the block's own.
  * Without it, or for a block larger than the scratch buffer (a long line): the block read as
  * latin1 (one character per byte) and a non-Unicode `gi` RegExp of the literals, which folds
- * ASCII only. The literals are ASCII without k or s (pattern.ts, foldSafe).
+ * ASCII only. The literals hold foldSafe characters only.
  */
 export class FoldFinder implements Finder {
   readonly exact = false;
