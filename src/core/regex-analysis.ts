@@ -24,8 +24,9 @@ type CharMatcher = AST.Character | AST.CharacterClass | AST.CharacterSet;
 
 /**
  * Analyses `source`, which `new RegExp(source, 'su')` accepted, as it is compiled (flags `su`,
- * `isu` under -i). A pattern the parser refuses, or one with modifiers (`(?i:...)`, which change
- * flags inside), gets the analysis that assumes nothing.
+ * `isu` under -i). A pattern the parser refuses gets the analysis that assumes nothing; a group
+ * with modifiers (`(?i:...)`, which change flags inside it) requires no literal and makes the
+ * pattern neither block-safe nor ASCII-only.
  */
 export function analyseRegex(source: string, ignoreCase: boolean): PatternAnalysis {
   let ast: AST.Pattern;
@@ -35,11 +36,11 @@ export function analyseRegex(source: string, ignoreCase: boolean): PatternAnalys
     return UNKNOWN;
   }
   const matchers: CharMatcher[] = [];
-  if (!collectMatchers(ast, matchers)) return UNKNOWN;
+  const understood = collectMatchers(ast, matchers);
   return {
     branches: topBranches(ast.alternatives).map((a) => branchOf(needs(a, ignoreCase))),
-    blockSafe: matchers.every((m) => !matchesLineEnd(m, ignoreCase)),
-    asciiOnly: matchers.every(asciiMatcher),
+    blockSafe: understood && matchers.every((m) => !matchesLineEnd(m, ignoreCase)),
+    asciiOnly: understood && matchers.every(asciiMatcher),
   };
 }
 

@@ -132,8 +132,13 @@ describe('the analysis', () => {
     );
   });
 
-  it('a source the parser refuses, or one with modifiers, is analysed as unknown', () => {
+  it('a source the parser refuses is analysed as unknown', () => {
     expect(analyseRegex('(', false)).toEqual({ branches: [{ literal: '', whole: false }], blockSafe: false, asciiOnly: false });
-    expect(analyseRegex('(?i:ab)cd', false)).toEqual({ branches: [{ literal: '', whole: false }], blockSafe: false, asciiOnly: false });
+  });
+
+  it('a group with modifiers (flags changed inside it) requires no literal, and is neither block-safe nor ASCII-only', () => {
+    expect(analyseRegex('(?i:ab)cd', false)).toEqual({ branches: [{ literal: 'cd', whole: false }], blockSafe: false, asciiOnly: false });
+    expect(analyseRegex('a(?s:.)b', false)).toMatchObject({ blockSafe: false }); // `.` there matches "\n"
+    expect(analyseRegex('(?-i:k)', true).branches).toEqual([{ literal: '', whole: false }]);
   });
 });
