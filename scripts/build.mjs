@@ -12,6 +12,8 @@ const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20'
 // Packages the CLI loads with import() only when needed, each bundled on its own into
 // dist/<name>.js. Not left to code splitting: a split CommonJS package moves esbuild's helpers
 // into a shared chunk that cli.js would then load statically on every run, encoding or not.
+// (@eslint-community/regexpp is ESM: it is left to code splitting, in one chunk with
+// src/core/regex-analysis.ts, which pattern.ts loads with import() only for a regex.)
 const LAZY = ['iconv-lite', 'fast-glob', 'ignore', 'diff'];
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });

@@ -1,4 +1,5 @@
 // The shape of the bundle: what a plain run loads at start-up, and what only loads on demand.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,20 @@ function staticClosure(entry: string): Set<string> {
   };
   visit(entry);
   return seen;
+}
+
+/**
+ * The files of dist/ that a CLI run loads, in order: a module loader hook, registered before the
+ * CLI starts, names each module as it is loaded (on stderr, from the hooks' thread).
+ */
+function loadedBy(args: string[]): string[] {
+  const hook = `import{writeSync}from'node:fs';export async function load(u,c,n){writeSync(2,'loaded '+u+'\\n');return n(u,c)}`;
+  const register = `import{register}from'node:module';register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`;
+  const bin = fileURLToPath(new URL('../bin/linewise.js', import.meta.url));
+  const cwd = fileURLToPath(new URL('../fixtures', import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, bin, ...args], { cwd, encoding: 'utf8' });
+  expect([0, 1], r.stderr).toContain(r.status); // matched, or not
+  return [...r.stderr.matchAll(/^loaded file:.*\/dist\/([\w.-]+\.js)$/gm)].map((m) => m[1]!);
 }
 
 describe('the bundle (npm run build)', () => {
@@ -36,6 +51,18 @@ describe('the bundle (npm run build)', () => {
     for (const f of staticClosure('index.js')) {
       expect(read(f), f).not.toContain('commander.helpDisplayed');
       expect(read(f), f).not.toContain('chalkStderr');
+    }
+  });
+
+  it('loads the regex parser only for a regex with syntax: not for readlines, page, grep -F or a plain word', () => {
+    const parser = readdirSync(DIST).filter((f) => f.endsWith('.js') && read(f).includes('Lone quantifier brackets'));
+    expect(parser).toHaveLength(1);
+    expect(staticClosure('cli.js')).not.toContain(parser[0]);
+    expect(loadedBy(['grep', 'a.p', 'crlf.txt'])).toContain(parser[0]); // the trace sees it when it loads
+    for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt'], ['grep', '-F', 'a.p', 'crlf.txt'], ['grep', 'alpha', 'crlf.txt'], ['grep', '-i', 'ALPHA', 'crlf.txt']]) {
+      const loaded = loadedBy(args);
+      expect(loaded, args.join(' ')).toContain('cli.js');
+      expect(loaded, args.join(' ')).not.toContain(parser[0]);
     }
   });
 });

@@ -2,7 +2,7 @@
 // a reporter that prints rows, counts, names or JSON on stdout and problems on stderr.
 
 import type { ExitCode, LinewiseError } from '../core/errors.js';
-import type { MatchSink } from '../core/search.js';
+import type { MatchSink } from '../core/searcher.js';
 import { type GrepReporter, type GrepSetup, grepTo } from '../engine/search.js';
 import { JsonGrep } from '../format/grep-json.js';
 import { NO_ROWS, printCount, printPath, TextGrep, type GrepPrinterOptions } from '../format/grep-rows.js';

@@ -8,7 +8,6 @@
 import { countLF, type NewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
 import { LineGatherer } from './pieces.js';
 
-export { terminatorLength } from './terminators.js';
 
 /** Reads up to `length` bytes into `buf` at `offset`; returns how many, 0 at end of input. */
 export type ReadFn = (buf: Uint8Array, offset: number, length: number) => number;

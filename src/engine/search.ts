@@ -4,7 +4,8 @@
 
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { compilePatterns, type CompiledPattern } from '../core/pattern.js';
-import { LineSearcher, matchRanges, type MatchSink } from '../core/search.js';
+import { matchRanges } from '../core/match-ranges.js';
+import { LineSearcher, type MatchSink } from '../core/searcher.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
@@ -130,7 +131,7 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
     after: v.optionalCount(o.afterContext, 'afterContext') ?? v.optionalCount(o.context, 'context') ?? 0,
     noNumbers: o.report === 'counts' || o.report === 'files',
   };
-  const pattern = compilePatterns(list, {
+  const pattern = await compilePatterns(list, {
     ignoreCase: v.optionalBoolean(o.ignoreCase, 'ignoreCase'),
     fixed: v.optionalBoolean(o.fixedStrings, 'fixedStrings'),
     word: v.optionalBoolean(o.wordRegexp, 'wordRegexp'),

@@ -1,7 +1,7 @@
 // grep's JSON Lines printer, in ripgrep's shapes: begin, match, context, end, summary.
 
 import { isUtf8 } from 'node:buffer';
-import type { MatchSink } from '../core/search.js';
+import type { MatchSink } from '../core/searcher.js';
 import type { Output } from '../io/output.js';
 import type { RangesFn } from './grep-rows.js';
 import { lineFields, writeRecord } from './json.js';

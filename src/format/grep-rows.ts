@@ -2,7 +2,7 @@
 // lines of -c (counts) and -l (file names).
 
 import { GROUP_SEPARATOR } from '../core/parse-rows.js';
-import type { MatchSink } from '../core/search.js';
+import type { MatchSink } from '../core/searcher.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
 import type { Style } from './style.js';

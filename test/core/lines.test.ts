@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkedReader, joinPieces, LineScanner, safeCut, terminatorLength } from '../../src/core/lines.js';
+import { chunkedReader, joinPieces, LineScanner, safeCut } from '../../src/core/lines.js';
+import { terminatorLength } from '../../src/core/terminators.js';
 import { esc, referenceLines } from '../helpers.js';
 
 /** Scans `data` read in chunks of `sizes`, with a scanner buffer of `bufferSize`; lines joined from pieces. */
@@ -190,5 +191,30 @@ describe('joinPieces', () => {
     expect(got).toEqual([`${'q'.repeat(40)}\n`, 'short\n']);
     const refuse = joinPieces(() => {}, 20, (n) => new Error(`too long ${n}`));
     expect(() => new LineScanner(chunkedReader(Buffer.from('w'.repeat(50))), 16).scan(refuse)).toThrow(/too long/);
+  });
+});
+
+describe('scanBlocks', () => {
+  // grep's inputs: CRLF, lone CR, UTF-8 and invalid bytes
+  const BLOCK_ATOMS = ['a', 'b', 'ab', 'x', '\r', '\n', '\r\n', 'é', '\xff', '1', ' '];
+  const content = fc
+    .array(fc.constantFrom(...BLOCK_ATOMS.map((s) => (s === '\xff' ? Buffer.from([0xff]) : Buffer.from(s, 'utf8')))), { maxLength: 60 })
+    .map((parts) => Buffer.concat(parts));
+
+  it('property: blocks hold whole lines, pieces come only for lines longer than the buffer, bytes are all there', () => {
+    fc.assert(
+      fc.property(content, fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 16, max: 40 }), (input, sizes, size) => {
+        const calls: { piece: Buffer; ends: boolean }[] = [];
+        new LineScanner(chunkedReader(input, sizes), size).scanBlocks((b, s, e, ends) => void calls.push({ piece: Buffer.from(b.subarray(s, e)), ends }));
+        expect(esc(Buffer.concat(calls.map((c) => c.piece)))).toBe(esc(input));
+        calls.forEach(({ piece, ends }, i) => {
+          const last = i === calls.length - 1;
+          if (!ends) expect(piece.indexOf(10)).toBe(-1); // a piece of a long line
+          else if (!last) expect(piece.at(-1)).toBe(10); // whole lines only
+          if (ends && i > 0 && !calls[i - 1]!.ends) expect(piece.indexOf(10)).toBe(last && piece.at(-1) !== 10 ? -1 : piece.length - 1);
+        });
+        expect(calls.filter((c) => c.ends).length).toBeLessThanOrEqual(referenceLines(input).length + 1);
+      }),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEWLINES_WASM } from '../../src/core/newlines-wasm.js';
-import { asciiFolder, countByIndexOf, simdNewlineCounter } from '../../src/core/newlines.js';
+import { asciiFolder, countByIndexOf, countLF, simdNewlineCounter } from '../../src/core/newlines.js';
 import { compileWat, render } from '../../scripts/build-wasm.mjs';
 
 describe('the SIMD newline counter', () => {
@@ -47,5 +47,24 @@ describe('the SIMD newline counter', () => {
 
   it('is built from newlines.wat as committed', async () => {
     expect(render(await compileWat())).toContain(NEWLINES_WASM);
+  });
+});
+
+describe('countLF', () => {
+  it('counts newlines in a range, short (indexOf) and long (WebAssembly SIMD, in 256 KiB steps)', () => {
+    expect(countLF(Buffer.from('a\nb\n\nc'), 1, 5)).toBe(3);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 2048, maxLength: 70000 }), fc.nat(40), fc.nat(40), (bytes, cutA, cutB) => {
+        const b = Buffer.from(bytes.map((x) => (x % 7 === 0 ? 10 : x)));
+        const start = Math.min(cutA, b.length);
+        const end = Math.max(start, b.length - cutB);
+        let want = 0;
+        for (let i = start; i < end; i++) if (b[i] === 10) want++;
+        expect(countLF(b, start, end)).toBe(want);
+      }),
+      { numRuns: 50 },
+    );
+    const big = Buffer.alloc((1 << 20) + 37, 'ab\n');
+    expect(countLF(big, 5, big.length)).toBe(big.subarray(5).toString('latin1').split('\n').length - 1);
   });
 });

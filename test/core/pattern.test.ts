@@ -1,85 +1,99 @@
 import { describe, expect, it } from 'vitest';
 import { LinewiseError } from '../../src/core/errors.js';
-import { asciiOnly, compilePatterns, requiredLiteral, splitBranches } from '../../src/core/pattern.js';
+import { compilePatterns } from '../../src/core/pattern.js';
 
-const lits = (patterns: string[], o = {}) => compilePatterns(patterns, o).literals?.map((b) => b.toString('utf8'));
+const lits = async (patterns: string[], o = {}) => (await compilePatterns(patterns, o)).literals?.map((b) => b.toString('utf8'));
 
 describe('compilePatterns', () => {
-  it('matches the line text in Unicode mode; . matches a lone \\r; $ is the end of the text', () => {
-    const p = compilePatterns(['a.b$']);
+  it('matches the line text in Unicode mode; . matches a lone \\r; $ is the end of the text', async () => {
+    const p = await compilePatterns(['a.b$']);
     expect(p.regex.test('xa\rb')).toBe(true);
     expect(p.regex.test('a😀b')).toBe(true); // one code point, Unicode mode
     expect(p.regex.test('a\rb\r')).toBe(false);
   });
 
-  it('-F escapes every syntax character; -w needs non-word characters around the match', () => {
-    const f = compilePatterns(['a.b(c'], { fixed: true });
-    expect([f.regex.test('xa.b(cx'), f.regex.test('axb(c')]).toEqual([true, false]);
+  it('-F escapes every syntax character; -w needs non-word characters around the match', async () => {
+    const f = await compilePatterns(['a.b(c/d'], { fixed: true });
+    expect([f.regex.test('xa.b(c/dx'), f.regex.test('axb(c/d')]).toEqual([true, false]);
     expect(f.pureLiteral).toBe(true);
-    const w = compilePatterns(['cat'], { word: true });
+    const w = await compilePatterns(['cat'], { word: true });
     expect([w.regex.test('concatenate'), w.regex.test('a cat.'), w.regex.test('écat'), w.regex.test('cat_')]).toEqual([false, true, false, false]);
   });
 
-  it('an invalid pattern is one LinewiseError naming it', () => {
-    try {
-      compilePatterns(['(']);
-      expect.unreachable();
-    } catch (e) {
-      expect(e).toBeInstanceOf(LinewiseError);
-      expect((e as LinewiseError).code).toBe('bad-pattern');
-      expect((e as LinewiseError).message).toBe('invalid pattern "(": Unterminated group');
-    }
+  it('an invalid pattern is one LinewiseError naming it', async () => {
+    const e = await compilePatterns(['(']).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(LinewiseError);
+    expect((e as LinewiseError).code).toBe('bad-pattern');
+    expect((e as LinewiseError).message).toBe('invalid pattern "(": Unterminated group');
   });
 
-  it('several patterns (or lines of one) match when any matches', () => {
-    const p = compilePatterns(['^a$', 'b\nc']);
+  it('several patterns (or lines of one) match when any matches', async () => {
+    const p = await compilePatterns(['^a$', 'b\nc']);
     expect(['a', 'xbx', 'c', 'd'].map((s) => p.regex.test(s))).toEqual([true, true, true, false]);
-    expect(lits(['foo', 'bar|baz'])).toEqual(['foo', 'bar', 'baz']);
+    expect(await lits(['foo', 'bar|baz'])).toEqual(['foo', 'bar', 'baz']);
   });
 });
 
-describe('literal extraction', () => {
-  it('finds the longest literal every match must contain', () => {
-    expect(requiredLiteral('ERROR\\s+[0-9]{3}').literal).toBe('ERROR');
-    expect(requiredLiteral('ab?cdef').literal).toBe('cdef');
-    expect(requiredLiteral('x(yz)+ Hello\\.World').literal).toBe(' Hello.World');
-    expect(requiredLiteral('fo+bar').literal).toBe('bar');
-    expect(requiredLiteral('a{2}bc').literal).toBe('bc');
-    expect(requiredLiteral('\\u{1F600}x\\tq').literal).toBe('😀x\tq');
-    expect(requiredLiteral('[0-9]{6}').literal).toBe('');
-    expect(requiredLiteral('caf\\uFFFD').literal).toBe('caf'); // U+FFFD also stands for invalid bytes
-    expect(requiredLiteral('beta').whole).toBe(true);
-    expect(requiredLiteral('be.a').whole).toBe(false);
+describe('the prefilter', () => {
+  it('takes one literal per top-level alternative of every pattern, looking into groups', async () => {
+    expect(await lits(['(?:ERROR|WARN): disk \\d+', 'took \\d+ms'])).toEqual([': disk ', 'took ']);
+    expect(await lits(['(?:foo)bar|(baz|qux)'])).toEqual(['foobar', 'baz', 'qux']);
   });
 
-  it('splits branches at top-level | only', () => {
-    expect(splitBranches('a|(b|c)|[|]|d\\|e')).toEqual(['a', '(b|c)', '[|]', 'd\\|e']);
+  it('gives none when a branch has no literal, or the pattern can be empty', async () => {
+    expect(await lits(['foo|[0-9]+'])).toBeUndefined();
+    expect(await lits(['foo|'])).toBeUndefined();
+    expect(await lits([''])).toBeUndefined();
+    expect(await lits(['^$'])).toBeUndefined();
   });
 
-  it('gives no prefilter when a branch has no literal, or the pattern can be empty', () => {
-    expect(lits(['foo|[0-9]+'])).toBeUndefined();
-    expect(lits([''])).toBeUndefined();
-    expect(lits(['^$'])).toBeUndefined();
+  it('is pure (the regex need not run) only for plain text without "\\r", -i or -w', async () => {
+    expect((await compilePatterns(['foo|(?:bar)'])).pureLiteral).toBe(true);
+    expect((await compilePatterns(['foo\\b'])).pureLiteral).toBe(false);
+    expect((await compilePatterns(['a\\r'])).pureLiteral).toBe(false); // "\r" may start the terminator
+    expect((await compilePatterns(['a\r'], { fixed: true })).pureLiteral).toBe(false);
+    expect((await compilePatterns(['foo'], { ignoreCase: true })).pureLiteral).toBe(false);
+    expect((await compilePatterns(['foo'], { word: true })).pureLiteral).toBe(false);
   });
 
-  it('under -i keeps ASCII fragments without k or s (they also match U+212A and U+017F)', () => {
-    const p = compilePatterns(['Mask-ok'], { ignoreCase: true });
+  it('under -i keeps ASCII fragments without k or s (they also match U+212A and U+017F)', async () => {
+    const p = await compilePatterns(['Mask-ok'], { ignoreCase: true });
     expect(p.literalsFoldCase).toBe(true);
-    expect(lits(['Mask-ok'], { ignoreCase: true })).toEqual(['Ma']);
+    expect(await lits(['Mask-ok'], { ignoreCase: true })).toEqual(['Ma']);
     expect(p.regex.test('MA\u017FK-O\u212A')).toBe(true);
-    expect(lits(['élan vital'], { ignoreCase: true })).toEqual(['lan vital']);
+    expect(await lits(['élan vital'], { ignoreCase: true })).toEqual(['lan vital']);
+    expect(await lits(['élan vital'], { ignoreCase: true, fixed: true })).toEqual(['lan vital']);
+  });
+
+  it('never asks for U+FFFD, which also stands for bytes that are not UTF-8, with -F too', async () => {
+    const f = await compilePatterns(['caf\ufffd!'], { fixed: true });
+    expect(f.literals?.map(String)).toEqual(['caf']);
+    expect(f.pureLiteral).toBe(false);
+    expect(f.regex.test(Buffer.from([0x63, 0x61, 0x66, 0xff, 0x21]).toString('utf8'))).toBe(true);
   });
 });
 
-describe('asciiOnly (the block RegExp may read any block as latin1)', () => {
-  it('accepts patterns whose every atom and assertion is ASCII, refuses the rest', () => {
-    for (const p of ['[0-9]{6}', 'took \\d+ms', '\\bERROR\\b', '(a)\\1', 'a(?!b)|c', '[a-z_]+=\\w', 'x\\.y', '^$']) expect(asciiOnly(p), p).toBe(true);
-    for (const p of ['a.b', '[^a]', '\\s', '\\S', '\\W', '\\D', '\\p{L}', 'é', '\\u00e9', '\\x41', 'caf\\xe9']) expect(asciiOnly(p), p).toBe(false);
+describe('the block RegExp', () => {
+  it('is set when nothing can match "\\n" or "\\r", and reads any block as latin1 only for ASCII patterns', async () => {
+    expect((await compilePatterns(['[0-9]{6}'])).blockAnyBytes).toBe(true);
+    expect((await compilePatterns(['[^"]*x'])).block).toBeUndefined();
+    expect((await compilePatterns(['a\r'], { fixed: true })).block).toBeUndefined();
+    const p = await compilePatterns(['a|\\S+é']);
+    expect([p.block?.flags, p.blockAnyBytes]).toEqual(['gmu', false]);
   });
 
-  it('is set only without -i and -w', () => {
-    expect(compilePatterns(['[0-9]{6}']).blockAnyBytes).toBe(true);
-    expect(compilePatterns(['[0-9]{6}'], { ignoreCase: true }).blockAnyBytes).toBe(false);
-    expect(compilePatterns(['[0-9]{6}'], { word: true }).blockAnyBytes).toBe(false);
+  it('reads any block as latin1 only without -i and -w', async () => {
+    expect((await compilePatterns(['[0-9]{6}'], { ignoreCase: true })).blockAnyBytes).toBe(false);
+    expect((await compilePatterns(['[0-9]{6}'], { word: true })).blockAnyBytes).toBe(false);
+  });
+
+  it('a group with modifiers, where the runtime has them, requires nothing and is not run over blocks', async () => {
+    // Node 24 accepts (?i:...); Node 20 does not. Either way nothing case-sensitive is required.
+    const p = await compilePatterns(['(?i:ab)cd']).catch((e: unknown) => e);
+    if (p instanceof LinewiseError) expect(p.code).toBe('bad-pattern');
+    else {
+      const c = p as Awaited<ReturnType<typeof compilePatterns>>;
+      expect([c.literals?.map(String), c.block, c.regex.test('ABcd')]).toEqual([['cd'], undefined, true]);
+    }
   });
 });

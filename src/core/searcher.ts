@@ -1,19 +1,21 @@
-// grep's matching core: takes blocks of whole lines from LineScanner.scanBlocks and hands the
+// grep's line searcher: takes blocks of whole lines from LineScanner.scanBlocks and hands the
 // selected lines (and their context) to a sink. Pure: Buffers in, calls out.
 //
 // Two paths, chosen once per file:
-// - candidate path (a required literal, no -v, no context): Buffer.indexOf finds the literal in
-//   the whole block, and only the line around each hit is decoded and tested; line numbers are
-//   counted with indexOf("\n") between hits. Lines without the literal are never looked at.
+// - candidate path (a required literal, no -v, no context): a finder (finders.ts, fold-case.ts)
+//   finds the literal in the whole block, and only the line around each hit is decoded and
+//   tested; line numbers are counted with indexOf("\n") between hits. Lines without the literal
+//   are never looked at.
 // - line path (everything else): every line is visited; the literal, when there is one, still
 //   rules a line out before it is decoded.
 
-import { isAscii } from 'node:buffer';
-import { asciiFolder, type AsciiFolder, countLF, FOLD_SIZE, foldUser } from './newlines.js';
+import { countLF } from './newlines.js';
 import { LinewiseError } from './errors.js';
-import { terminatorLength, type PieceVisitor } from './lines.js';
+import { BlockFinder, BytesFinder, type Finder } from './finders.js';
+import { FoldFinder } from './fold-case.js';
+import type { PieceVisitor } from './lines.js';
+import { terminatorLength } from './terminators.js';
 import type { CompiledPattern } from './pattern.js';
-import { byteOffsets } from './utf8.js';
 
 /** Receives what grep prints for one input. `[start, end)` is the line, terminator included. */
 export interface MatchSink {
@@ -43,209 +45,6 @@ export interface SearchOptions {
 export const MAX_SEARCH_LINE = 32 << 20;
 
 const LF = 10;
-
-/** Finds the next place in the current block where a line may match. */
-interface Finder {
-  reset(buf: Buffer, start: number, end: number): void;
-  /** the first position >= from in a line that may match, or -1 */
-  next(from: number): number;
-  /** a line the finder points at matches for sure (no need to test it) */
-  exact: boolean;
-}
-
-/**
- * Case-sensitive: Buffer.indexOf per literal, each result kept until passed.
- *
- * Each literal is searched from its rarest byte in the file's first block (the anchor): indexOf
- * skips ahead with memchr on a needle's first byte, so a needle that starts with a byte found on
- * every line (`req=` in a log) is searched at half the speed of one that starts with a rare one.
- * The bytes before the anchor are compared where the rest is found.
- */
-class BytesFinder implements Finder {
-  readonly exact: boolean;
-  private buf!: Buffer;
-  private end = 0;
-  private readonly at: number[];
-  /** index in each literal of the byte indexOf looks for first; undefined until a block is seen */
-  private anchors: number[] | undefined;
-  private tails: Buffer[] = [];
-
-  constructor(
-    private readonly literals: Buffer[],
-    pure: boolean,
-  ) {
-    this.at = literals.map(() => -2);
-    this.exact = pure;
-  }
-
-  reset(buf: Buffer, start: number, end: number): void {
-    this.buf = buf;
-    this.end = end;
-    this.at.fill(-2);
-    if (this.anchors === undefined) this.chooseAnchors(buf, start, end);
-  }
-
-  private chooseAnchors(buf: Buffer, start: number, end: number): void {
-    const counts = new Uint32Array(256);
-    for (let i = start; i < end; i++) counts[buf[i]!]! += 1;
-    this.anchors = this.literals.map((lit) => {
-      let best = 0;
-      for (let j = 1; j < lit.length; j++) if (counts[lit[j]!]! < counts[lit[best]!]!) best = j;
-      return best;
-    });
-    this.tails = this.literals.map((lit, k) => lit.subarray(this.anchors![k]));
-  }
-
-  /** Start of the first occurrence of literal k at or after `from` in the block, or -1. */
-  private find(k: number, from: number): number {
-    const lit = this.literals[k]!;
-    const a = this.anchors![k]!;
-    const tail = this.tails[k]!;
-    const buf = this.buf;
-    for (let p = from + a; ; p++) {
-      p = buf.indexOf(tail, p);
-      if (p === -1 || p - a >= this.end) return -1;
-      const s = p - a;
-      let j = 0;
-      while (j < a && buf[s + j] === lit[j]) j++;
-      if (j === a) return s;
-    }
-  }
-
-  next(from: number): number {
-    let best = -1;
-    for (let i = 0; i < this.literals.length; i++) {
-      let p = this.at[i]!;
-      if (p === -1) continue;
-      if (p < from) {
-        p = this.find(i, from);
-        this.at[i] = p;
-        if (p === -1) continue;
-      }
-      if (best === -1 || p < best) best = p;
-    }
-    return best;
-  }
-}
-
-/**
- * ASCII case-insensitive. With WebAssembly SIMD: the block is copied into a scratch buffer, its
- * ASCII letters lower-cased there by a SIMD kernel, and the lower-cased literals found with
- * Buffer.indexOf (from their rarest byte, as BytesFinder): positions are the block's own.
- * Without it, or for a block larger than the scratch buffer (a long line): the block read as
- * latin1 (one character per byte) and a non-Unicode `gi` RegExp of the literals, which folds
- * ASCII only. The literals are ASCII without k or s (pattern.ts, foldSafe).
- */
-class FoldFinder implements Finder {
-  readonly exact = false;
-  private text = '';
-  private start = 0;
-  private end = 0;
-  private at = -2;
-  private readonly re: RegExp;
-  private readonly lower: BytesFinder;
-  private buf!: Buffer;
-  /** the block is in the folder (not in `text`) */
-  private folded = false;
-
-  constructor(literals: Buffer[]) {
-    this.re = new RegExp(literals.map((l) => l.toString('latin1').replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'), 'gi');
-    this.lower = new BytesFinder(
-      literals.map((l) => Buffer.from(l.toString('latin1').toLowerCase(), 'latin1')),
-      false,
-    );
-  }
-
-  reset(buf: Buffer, start: number, end: number): void {
-    this.buf = buf;
-    this.start = start;
-    this.end = end;
-    this.at = -2;
-    const folder = end - start <= FOLD_SIZE ? asciiFolder() : undefined;
-    this.folded = folder !== undefined;
-    if (folder !== undefined) {
-      this.text = '';
-      this.load(folder);
-    } else this.text = buf.toString('latin1', start, end);
-  }
-
-  /** Copies the block into the folder and lower-cases it; the folder's offsets are `start`-based. */
-  private load(folder: AsciiFolder): void {
-    folder.buffer.set(this.buf.subarray(this.start, this.end), 0);
-    folder.fold(0, this.end - this.start);
-    foldUser.current = this;
-    this.lower.reset(folder.buffer, 0, this.end - this.start);
-  }
-
-  next(from: number): number {
-    if (this.at === -1 || this.at >= from) return this.at;
-    if (this.folded) {
-      if (foldUser.current !== this) this.load(asciiFolder()!); // another search used the scratch
-      const p = this.lower.next(from - this.start);
-      this.at = p === -1 ? -1 : p + this.start;
-      return this.at;
-    }
-    this.re.lastIndex = from - this.start;
-    const m = this.re.exec(this.text);
-    this.at = m ? m.index + this.start : -1;
-    return this.at;
-  }
-}
-
-/**
- * The whole pattern over the block at once (pattern.block): one RegExp pass instead of one per
- * line. Only for blocks that are ASCII, where the latin1 string's positions are byte offsets;
- * any other block makes every line a candidate. Exact when the block has no "\r" (the only
- * other line terminator of m-mode an ASCII block can hold).
- */
-const LONE_CR = /\r(?!\n)/;
-
-class BlockFinder implements Finder {
-  exact = false;
-  private text = '';
-  private start = 0;
-  private at = -2;
-  private usable = false;
-
-  /**
-   * `fallback` (the literal prefilter, when the pattern has one) finds the candidates in a block
-   * the RegExp cannot run over (one that is not ASCII): without it every line of such a block
-   * would be decoded and tested, ten times slower on a log with a few accented words.
-   */
-  constructor(
-    private readonly re: RegExp,
-    private readonly fallback: Finder | undefined,
-    /** the pattern matches ASCII only: any block may be read as latin1 (pattern.blockAnyBytes) */
-    private readonly anyBytes = false,
-  ) {}
-
-  reset(buf: Buffer, start: number, end: number): void {
-    this.start = start;
-    this.at = -2;
-    this.usable = this.anyBytes || isAscii(buf.subarray(start, end));
-    this.text = this.usable ? buf.toString('latin1', start, end) : '';
-    // No "\r": exact. Only "\r\n": a superset (m-mode ^ also matches between "\r" and "\n"),
-    // so lines are tested. A lone "\r" (text, where "." must match it): not usable.
-    this.exact = this.usable && this.text.indexOf('\r') === -1;
-    if (this.usable && !this.exact && LONE_CR.test(this.text)) this.usable = false;
-    if (!this.usable && this.fallback !== undefined) {
-      this.text = '';
-      this.fallback.reset(buf, start, end);
-    }
-  }
-
-  next(from: number): number {
-    if (!this.usable) return this.fallback === undefined ? from : this.fallback.next(from); // from: every line is a candidate
-    if (this.at === -1 || this.at >= from) return this.at;
-    const re = this.re;
-    re.lastIndex = from - this.start;
-    const m = re.exec(this.text);
-    // A match at the very end of a block that ends with "\n" is on no line (there is no phantom line).
-    if (m === null || (m.index === this.text.length && (m.index === 0 || this.text.charCodeAt(m.index - 1) === LF))) this.at = -1;
-    else this.at = m.index + this.start;
-    return this.at;
-  }
-}
 
 /** A line kept for before-context after its block is gone. */
 interface Kept {
@@ -494,28 +293,4 @@ function lineStart(buf: Buffer, at: number, floor: number): number {
   if (at - 2 < floor) return floor;
   const p = buf.lastIndexOf(LF, at - 2);
   return p < floor ? floor : p + 1;
-}
-
-/**
- * The byte ranges, relative to `start`, of every match of `pattern` in line `[start, end)`
- * (terminator excluded from matching), for highlighting and --json submatches.
- */
-export function matchRanges(pattern: CompiledPattern, buf: Buffer, start: number, end: number): Array<[number, number]> {
-  const te = end - terminatorLength(buf, start, end);
-  const text = buf.toString('utf8', start, te);
-  const re = pattern.all;
-  re.lastIndex = 0;
-  const idx: number[] = [];
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    idx.push(m.index, m.index + m[0].length);
-    if (m[0].length === 0) {
-      if (re.lastIndex >= text.length) break;
-      re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
-    }
-  }
-  const bytes = byteOffsets(buf, start, te, idx);
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < bytes.length; i += 2) out.push([bytes[i]!, bytes[i + 1]!]);
-  return out;
 }
