@@ -225,7 +225,7 @@ describe('catalogue: the file changes under replace (writeFn injects the change 
     const errs: string[] = [];
     const sink = { isTTY: false, write: (b: Uint8Array) => errs.push(Buffer.from(b).toString()) };
     const io = { stdout: sink, stderr: sink, stdin: () => 0, stdinIsTTY: false, env: {}, cwd: t.dir };
-    const ctx = { io, out: new Output(sink), rowStyle: (await import('../../src/format/style.js')).plain, noteStyle: (await import('../../src/format/style.js')).plain, warn: () => {} };
+    const ctx = { io, out: new Output(sink), rowStyle: (await import('../../src/format/style.js')).plain, noteStyle: (await import('../../src/format/style.js')).plain, warn: () => {}, failed: () => {} };
     try {
       await replace(ctx as never, 'f', '5', undefined, {
         text: 'FIVE',
