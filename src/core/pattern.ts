@@ -1,7 +1,7 @@
 // grep's patterns: compiled into one JavaScript RegExp (Unicode mode), plus the literal bytes
 // every match must contain, so a searcher can rule lines out with Buffer.indexOf before decoding.
 
-import { LinewiseError } from './errors.js';
+import { LinewiseError, quoted } from './errors.js';
 
 /** How the patterns are read (grep's -i, -F, -w). */
 export interface PatternOptions {
@@ -59,8 +59,9 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
     try {
       new RegExp(source, 'su');
     } catch (e) {
-      const reason = String((e as Error).message).replace(/^.*: /, '');
-      throw new LinewiseError('bad-pattern', `invalid pattern ${JSON.stringify(p)}: ${reason}`);
+      // V8's message repeats the whole pattern ("Invalid regular expression: /.../su: why"): keep the why.
+      const reason = String((e as Error).message).replace(/^Invalid regular expression: \/[^]*\/[a-z]*: /, '');
+      throw new LinewiseError('bad-pattern', `invalid pattern ${quoted(p)}: ${reason.length > 120 ? `${reason.slice(0, 120)}...` : reason}`);
     }
     sources.push(source);
   }

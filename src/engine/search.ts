@@ -6,7 +6,7 @@ import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { compilePatterns, type CompiledPattern } from '../core/pattern.js';
 import { LineSearcher, matchRanges, type MatchSink } from '../core/search.js';
 import { checkpoint } from '../io/checkpoint.js';
-import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
+import { DeadlineExceeded, MAX_DEADLINE_MS, runWithDeadline } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
 import { type OpenedText, openText } from '../io/text.js';
 import type { SearchTarget } from '../io/walk.js';
@@ -102,6 +102,15 @@ export interface GrepSummary {
 export const DEFAULT_TIMEOUT = 10;
 /** Work between two deadline checks: long enough that the watchdog's cost vanishes. */
 const SLICE_MS = 250;
+/** The largest --timeout, in seconds: its deadline (plus a slice) must fit node:vm's range. */
+export const MAX_TIMEOUT = Math.floor((MAX_DEADLINE_MS - SLICE_MS) / 1000);
+
+/** The deadline in milliseconds for `timeout` seconds (the default when undefined; 0: none). */
+function timeoutMs(timeout: unknown): number {
+  const s = v.optionalCount(timeout, 'timeout') ?? DEFAULT_TIMEOUT;
+  if (s > MAX_TIMEOUT) throw new LinewiseError('bad-option', `timeout must be at most ${MAX_TIMEOUT} seconds (about 49 days), not ${s}; 0 means no bound`);
+  return s * 1000;
+}
 /**
  * Read size for grep. Larger than the scanner's 64 KiB default and still within the CPU cache
  * between read() and indexOf(): it measured fastest (docs/PERFORMANCE.md, grep speed).
@@ -118,7 +127,7 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const list = v.strings(patterns, 'pattern');
   if (list.length === 0) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
   const encoding = v.optionalString(o.encoding, 'encoding');
-  const timeout = (v.optionalCount(o.timeout, 'timeout') ?? DEFAULT_TIMEOUT) * 1000;
+  const timeout = timeoutMs(o.timeout);
   const search: SearchSettings = {
     source: inputSource(o),
     allowBinary: v.optionalBoolean(o.text, 'text'),
