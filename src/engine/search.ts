@@ -326,6 +326,7 @@ class GrepRun {
         before: this.o.before,
         after: this.o.after,
         noNumbers: this.o.noNumbers,
+        onNote: (message) => this.reporter.note(message, item.display),
       });
       this.cur = { target: item, text, searcher };
       this.reporter.file(item.display);
