@@ -35,16 +35,40 @@ export function fileError(e: unknown, path: string): LinewiseError {
     ELOOP: 'too many levels of symbolic links',
     ENAMETOOLONG: 'file name too long',
     EMFILE: 'too many open files',
+    ENFILE: 'too many open files in the system',
     ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large',
     EROFS: 'read-only file system',
     EIO: 'input/output error',
+    EBUSY: 'resource busy (a mount point?)',
+    EXDEV: 'not on the same file system',
+    ETXTBSY: 'text file busy',
+    EMLINK: 'too many links',
+    ENOTEMPTY: 'directory not empty',
+    EEXIST: 'file exists',
+    ENXIO: 'no such device or address',
+    ENODEV: 'no such device',
+    ESTALE: 'stale file handle (a network file system?)',
+    ENOTSUP: 'operation not supported by the file system',
+    EOPNOTSUPP: 'operation not supported by the file system',
   };
   // Node refuses a path with a NUL byte before any system call, in words that name its own argument.
   if (err.code === 'ERR_INVALID_ARG_VALUE' && /null bytes/.test(err.message ?? '')) {
     return new LinewiseError('nul-in-path', 'the path holds a NUL byte, which no file name can hold', path, undefined, { cause: e });
   }
-  const message = (err.code && what[err.code]) ?? err.message ?? String(e);
+  const message = (err.code && what[err.code]) ?? plainMessage(err);
   return new LinewiseError(err.code ? err.code.toLowerCase() : 'io', message, path, undefined, { cause: e });
+}
+
+/**
+ * Node's message without its system call and paths (`EBADF: bad file descriptor, read` becomes
+ * `bad file descriptor (EBADF)`): one line that names the problem, not the machinery.
+ */
+function plainMessage(err: NodeJS.ErrnoException): string {
+  const m = /^([A-Z0-9_]+): ([^,]*)/.exec(err.message ?? '');
+  if (m && err.code === m[1]) return `${m[2]} (${m[1]})`;
+  return err.message ?? String(err);
 }
 
 /** Names the kind of a non-regular file for messages. */
