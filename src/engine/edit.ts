@@ -92,6 +92,12 @@ export interface FileChange {
   edits: { start: number; end: number; removed: number; added: number; changed: boolean }[];
   /** in a dry run, the unified diff `--dry-run` prints, when the file would change */
   diff?: Buffer;
+  /**
+   * The guard (`expect`) failed because the file already holds the edit: each edit's new lines
+   * are where it would put them, and the other expected lines where they would have moved. The
+   * file was left alone, and this is no error (running an edit twice is harmless).
+   */
+  alreadyApplied?: true;
 }
 
 /** The files one call edited, all or nothing. */
@@ -107,7 +113,8 @@ export interface ReplaceResult {
  * call and must not overlap. The file is written atomically (a temporary file beside it, flushed,
  * renamed over it; mode, owner and symbolic links kept), or not at all.
  *
- * @throws {@link StaleEditError} (exit code 3) when `expect` does not hold;
+ * @throws {@link StaleEditError} (exit code 3) when `expect` does not hold (unless the file
+ * already holds the edit: then nothing is written and the file's result says `alreadyApplied`);
  * {@link LinewiseError} with exit code 2 for a range past the end, overlapping edits, a binary
  * file, text the encoding cannot represent; exit code 3 when the file changed while the edit
  * was being prepared. Nothing is written in any of these cases.
@@ -185,7 +192,8 @@ async function apply(plans: FilePlan[], o: EditRunOptions): Promise<ReplaceResul
   return { dryRun, files: prepared.map((p) => fileChange(p, dryRun, diff)) };
 }
 
-function fileChange({ plan, result }: Prepared, dryRun: boolean, diff: typeof import('../format/diff.js').unifiedDiff | undefined): FileChange {
+function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: typeof import('../format/diff.js').unifiedDiff | undefined): FileChange {
+  if (applied) return { path: plan.given, changed: false, written: false, linesBefore: result.linesBefore, linesAfter: result.linesBefore, edits: [], alreadyApplied: true };
   return {
     path: plan.given,
     changed: result.changed,

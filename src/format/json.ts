@@ -31,8 +31,18 @@ export function fileChangeRecord(f: {
   linesBefore: number;
   linesAfter: number;
   edits: readonly { start: number; end: number; removed: number; added: number; changed: boolean }[];
+  alreadyApplied?: boolean;
 }): Record<string, unknown> {
-  return { type: 'file', path: f.path, changed: f.changed, written: f.written, lines_before: f.linesBefore, lines_after: f.linesAfter, edits: f.edits };
+  return {
+    type: 'file',
+    path: f.path,
+    changed: f.changed,
+    written: f.written,
+    lines_before: f.linesBefore,
+    lines_after: f.linesAfter,
+    edits: f.edits,
+    ...(f.alreadyApplied ? { already_applied: true } : {}),
+  };
 }
 
 /** Writes one JSON record and a newline. */
