@@ -374,7 +374,8 @@ export class LineSearcher {
   private skipped(): void {
     this.skipping = false;
     const n = this.line++;
-    this.onNote?.(`line ${n} is longer than ${inUnits(this.maxLine)}: not searched (the search goes on after it)`);
+    // Under -c and -l lines are not counted: no number then, rather than a wrong one.
+    this.onNote?.(`${this.countLines ? `line ${n}` : 'a line'} is longer than ${inUnits(this.maxLine)}: not searched (the search goes on after it)`);
     this.afterLeft = 0;
     this.kept.clear();
   }
