@@ -119,6 +119,10 @@ class CliReporter implements GrepReporter {
     this.ctx.warn(message, display);
   }
 
+  flush(): void {
+    this.ctx.out.flush();
+  }
+
   finish(errors: number): void {
     this.json?.summary(errors);
   }

@@ -86,6 +86,8 @@ export interface GrepReporter extends MatchSink {
   error(e: LinewiseError, display: string | undefined): void;
   /** not an error: a binary file named in the paths skipped, a symbolic link loop */
   note(message: string, display: string | undefined): void;
+  /** called before a read that may wait (a pipe): what is buffered should go out now */
+  flush?(): void;
 }
 
 /** How a search ended. */
@@ -129,7 +131,8 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const encoding = v.optionalString(o.encoding, 'encoding');
   const timeout = timeoutMs(o.timeout);
   const search: SearchSettings = {
-    source: inputSource(o),
+    // Rows from a pipe go out before each read that may wait, so `tail -f log | grep` is live.
+    source: { ...inputSource(o), beforeWait: () => reporter.flush?.() },
     allowBinary: v.optionalBoolean(o.text, 'text'),
     encoding,
     bufferSize: o.bufferSize ?? GREP_BUFFER,
@@ -210,6 +213,9 @@ class CountOnly implements GrepReporter {
   }
   note(message: string, display: string | undefined): void {
     this.r.note(message, display);
+  }
+  flush(): void {
+    this.r.flush?.();
   }
 }
 

@@ -77,4 +77,8 @@ export class JsonRows implements RowSink {
   cutRow(line: number, buf: Buffer, start: number, end: number): void {
     writeRecord(this.out, { type: 'line', path: this.path, line_number: line, ...lineFields(buf, start, end), cut: true });
   }
+
+  flush(): void {
+    this.out.flush();
+  }
 }

@@ -11,6 +11,20 @@ import { fdReader } from './streams.js';
 export interface InputSource {
   cwd: string;
   stdin: ReadFn;
+  /**
+   * Called before each read of standard input or a pipe, which may wait for its writer: the
+   * caller's buffered output goes out then (regular files are never waited on: no call).
+   */
+  beforeWait?: () => void;
+}
+
+/** `read`, calling `beforeWait` first when there is one. */
+function waiting(read: ReadFn, beforeWait: (() => void) | undefined): ReadFn {
+  if (beforeWait === undefined) return read;
+  return (buf, offset, length) => {
+    beforeWait();
+    return read(buf, offset, length);
+  };
 }
 
 /** An opened input. `name` is how messages and multi-file rows call it. */
@@ -85,30 +99,31 @@ export function fileKind(st: fs.Stats): string {
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
  */
-export function openInput(path: string, io: InputSource): Input {
+export function openInput(path: string | Buffer, io: InputSource): Input {
   if (path === '-') {
-    return { name: '-', read: io.stdin, size: undefined, close() {} };
+    return { name: '-', read: waiting(io.stdin, io.beforeWait), size: undefined, close() {} };
   }
   let fd: number;
   try {
     // Relative to the source's working directory (the process's own, except in tests and servers).
-    fd = fs.openSync(resolvePath(io.cwd, path), 'r');
+    fd = fs.openSync(typeof path === 'string' ? resolvePath(io.cwd, path) : path, 'r');
   } catch (e) {
-    throw fileError(e, path);
+    throw fileError(e, path.toString());
   }
+  const name = path.toString(); // bytes that are not UTF-8 read as U+FFFD: callers name such files themselves
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() && !st.isFIFO()) {
-      throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, path);
+      throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, name);
     }
-    const read = fdReader(fd);
+    const read = st.isFile() ? fdReader(fd) : waiting(fdReader(fd), io.beforeWait);
     return {
-      name: path,
+      name,
       read: (buf, offset, length) => {
         try {
           return read(buf, offset, length);
         } catch (e) {
-          throw fileError(e, path);
+          throw fileError(e, name);
         }
       },
       size: st.isFile() ? st.size : undefined,
@@ -116,6 +131,6 @@ export function openInput(path: string, io: InputSource): Input {
     };
   } catch (e) {
     fs.closeSync(fd);
-    throw fileError(e, path);
+    throw fileError(e, name);
   }
 }
