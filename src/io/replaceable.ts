@@ -47,7 +47,7 @@ export function mountPoints(): Set<string> | undefined {
 export function checkReplaceable(t: TempFile, mounts: ReadonlySet<string> | undefined): void {
   const target = t.target;
   const dir = path.dirname(target.real);
-  const refuse = (why: string) => new LinewiseError('not-replaceable', `${why}, so it cannot be replaced; nothing was written`, target.given);
+  const refuse = (why: string) => new LinewiseError('not-replaceable', `cannot be replaced: ${why}; nothing was written`, target.given);
   let dirStat: fs.Stats;
   let tempStat: fs.Stats;
   try {
@@ -62,10 +62,10 @@ export function checkReplaceable(t: TempFile, mounts: ReadonlySet<string> | unde
     throw refuse(`its directory ${dir} is not writable`);
   }
   if (BigInt(tempStat.dev) !== target.stat.dev || mounts?.has(target.real)) {
-    throw refuse('it is a mount point (a file mounted over this name, e.g. a bind mount); edit the file it is mounted from');
+    throw refuse('it is a mount point (a file mounted over this name); edit the file mounted there');
   }
   const euid = process.geteuid?.();
   if (euid !== undefined && euid !== 0 && dirStat.mode & STICKY && dirStat.uid !== euid && Number(target.stat.uid) !== euid) {
-    throw refuse(`its directory ${dir} is sticky (+t) and neither the directory nor the file is yours: only their owners may replace it`);
+    throw refuse(`its directory ${dir} is sticky (+t) and neither it nor the file is yours`);
   }
 }
