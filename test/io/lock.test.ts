@@ -27,6 +27,14 @@ function dir(): string {
   return d;
 }
 
+/** A fresh directory holding the file `f` with `text`. */
+function withFile(text = 'x\n'): { d: string; f: string } {
+  const d = dir();
+  const f = path.join(d, 'f');
+  fs.writeFileSync(f, text);
+  return { d, f };
+}
+
 /** A pid that no process has now: one that has just exited. */
 function deadPid(): number {
   return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
@@ -44,9 +52,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 
 describe('lock', () => {
   it('is a directory holding one entry that names its owner, and leaves nothing once released', async () => {
-    const d = dir();
-    const f = path.join(d, 'f');
-    fs.writeFileSync(f, 'x\n');
+    const { d, f } = withFile();
     const h = await lock(resolveTarget(f, d));
     expect(h.path).toBe(path.join(fs.realpathSync(d), '.f.linewise.lock'));
     expect(fs.readdirSync(h.path)).toEqual([path.basename(h.entry)]);
@@ -56,9 +62,7 @@ describe('lock', () => {
   });
 
   it('takes over at once from a holder that is gone (killed by SIGKILL)', async () => {
-    const d = dir();
-    const f = path.join(d, 'f');
-    fs.writeFileSync(f, 'x\n');
+    const { d, f } = withFile();
     plantLock(d, 'f', deadPid());
     const h = await lock(resolveTarget(f, d), undefined, 0); // no wait allowed: the takeover is immediate
     expect(fs.readdirSync(h.path)).toEqual([path.basename(h.entry)]);
@@ -67,9 +71,7 @@ describe('lock', () => {
   });
 
   it('the race widened: a takeover paused after judging the holder gone never robs the process that took the lock meanwhile', async () => {
-    const d = dir();
-    const f = path.join(d, 'f');
-    fs.writeFileSync(f, 'x\n');
+    const { d, f } = withFile();
     const target = resolveTarget(f, d);
     plantLock(d, 'f', deadPid());
     // A judges the holder gone and stops right there, before removing its entry...
@@ -106,9 +108,7 @@ describe('lock', () => {
   });
 
   it('a live holder: waited for, then exit 3 naming its pid and what to do', async () => {
-    const d = dir();
-    const f = path.join(d, 'f');
-    fs.writeFileSync(f, 'x\n');
+    const { d, f } = withFile();
     const l = plantLock(d, 'f', process.pid);
     const e = await lock(resolveTarget(f, d), undefined, 30).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(LinewiseError);
@@ -126,9 +126,7 @@ describe('lock', () => {
       (l: string) => fs.writeFileSync(l, ''),
       (l: string) => fs.writeFileSync(l, 'not a pid at all\n'),
     ]) {
-      const d = dir();
-      const f = path.join(d, 'f');
-      fs.writeFileSync(f, 'x\n');
+      const { d, f } = withFile();
       const l = path.join(d, '.f.linewise.lock');
       plant(l);
       const old = new Date(Date.now() - 3_600_000);
@@ -142,9 +140,7 @@ describe('lock', () => {
   });
 
   it('something young at its name is waited for (an older linewise may hold it), then exit 3', async () => {
-    const d = dir();
-    const f = path.join(d, 'f');
-    fs.writeFileSync(f, 'x\n');
+    const { d, f } = withFile();
     spawnSync('mkfifo', [path.join(d, '.f.linewise.lock')]);
     const e = await lock(resolveTarget(f, d), undefined, 20).catch((x: unknown) => x);
     expect((e as LinewiseError).message).toMatch(/\.f\.linewise\.lock is in the way of the lock \(a named pipe, not made by this linewise\) and was changed in the last 2 s; nothing was written\. Remove it and retry$/);
@@ -180,9 +176,7 @@ describe('lock', () => {
   });
 
   it('an AbortSignal ends the wait for a live holder at once: Interrupted, the file as it was, nothing of ours left', async () => {
-    const d = dir();
-    const f = path.join(d, 'f');
-    fs.writeFileSync(f, 'a\nb\n');
+    const { d, f } = withFile('a\nb\n');
     plantLock(d, 'f', process.pid);
     const controller = new AbortController();
     const p = replace(f, { start: 1, text: 'A' }, { signal: controller.signal }).catch((x: unknown) => x);
