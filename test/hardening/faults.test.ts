@@ -123,11 +123,11 @@ describe('faults: option inputs are files, and bounded', () => {
     await refused(['replace', 'f', '1', '--text', 'x', '--expect', 'p'], { status: 2, message: 'p: is a named pipe, not a file: --expect reads a regular file (or - for standard input)' });
   });
 
-  it('an endless standard input: --from - stops at 64 MiB, --rows - at 256 MiB, one clear line', async () => {
+  it('an endless standard input: --from - and --rows - stop at 64 MiB, one clear line', async () => {
     t.file('f', 'a\n');
     for (const [args, cap, message] of [
       [['replace', 'f', '1', '--from', '-'], 64, '<stdin>: --from holds more than 64 MiB, more than one edit may bring; edit the file in several calls'],
-      [['replace', 'f', '--rows', '-'], 256, '<stdin>: --rows holds more than 256 MiB, more than one edit may bring; split the rows into several calls (each call is all or nothing)'],
+      [['replace', 'f', '--rows', '-'], 64, '<stdin>: --rows holds more than 64 MiB, more than one edit may bring; split the rows into several calls (each call is all or nothing)'],
     ] as const) {
       let read = 0;
       const endless: ReadFn = (buf, offset, length) => {
