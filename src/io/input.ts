@@ -116,16 +116,18 @@ export function openInput(path: string | Buffer, io: InputSource): Input {
     if (!st.isFile() && !st.isFIFO()) {
       throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, name);
     }
-    const read = st.isFile() ? fdReader(fd) : waiting(fdReader(fd), io.beforeWait);
+    const raw = fdReader(fd);
+    const read: ReadFn = (buf, offset, length) => {
+      try {
+        return raw(buf, offset, length);
+      } catch (e) {
+        throw fileError(e, name);
+      }
+    };
     return {
       name,
-      read: (buf, offset, length) => {
-        try {
-          return read(buf, offset, length);
-        } catch (e) {
-          throw fileError(e, name);
-        }
-      },
+      // the wait hook outside: a stdout closed while it flushes is no error of this input
+      read: st.isFile() ? read : waiting(read, io.beforeWait),
       size: st.isFile() ? st.size : undefined,
       close: () => fs.closeSync(fd),
     };

@@ -36,6 +36,11 @@ describe('a closed stdout (| head) never turns a failure into 0', () => {
     const ok = sh(`${LW} grep line seq | head -n 1; echo "status=\${PIPESTATUS[0]}"`);
     expect([ok.stdout, ok.stderr]).toEqual(['1\tline 0\nstatus=0\n', '']);
   });
+
+  it('a FIFO read live into a closed stdout: a read cut short, exit 0, nothing on stderr', () => {
+    const r = sh(`rm -f fifo; mkfifo fifo; (seq 1 300000 > fifo &); ${LW} grep 0 fifo | head -n 1; echo "status=\${PIPESTATUS[0]}"`);
+    expect([r.stdout, r.stderr]).toEqual(['10\t10\nstatus=0\n', '']);
+  });
 });
 
 describe('standard input that is /dev/null', () => {
