@@ -1,5 +1,6 @@
 // Turns the end of a run into an exit status: a user error is one line on stderr, a closed stdout
-// is a quiet success, an interruption is the signal's, and a bug says so without a stack trace.
+// ends quietly (never hiding a failure), an interruption is the signal's, and a bug says so
+// without a stack trace.
 
 import { CommanderError } from 'commander';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
@@ -12,15 +13,19 @@ export type ErrorLine = (message: string, path?: string) => void;
 
 /**
  * The exit status for an error that ended a run, after printing what was found before it.
- * `usageError` is commander's own wording of a usage error, when it printed one.
+ * `usageError` is commander's own wording of a usage error, when it printed one. `reached` is
+ * the status the run had already earned (a grep that reported a failed file: 2) when the reader
+ * of stdout went away: a closed stdout ends a read quietly, but never turns a refusal, a
+ * conflict or an error into 0 (a caller piping into `head` must still see the edit refused).
  */
-export function exitStatus(e: unknown, out: Output, io: Io, errLine: ErrorLine, usageError: string | undefined): ExitCode {
+export function exitStatus(e: unknown, out: Output, io: Io, errLine: ErrorLine, usageError: string | undefined, reached: ExitCode = Exit.ok): ExitCode {
   try {
     out.flush(); // results found before an error are still printed
   } catch (closed) {
-    if (closed instanceof OutputClosed) return Exit.ok;
+    if (!(closed instanceof OutputClosed)) throw closed;
+    // the rows are lost with the reader; the error below is still said on stderr
   }
-  if (e instanceof OutputClosed) return Exit.ok;
+  if (e instanceof OutputClosed) return reached;
   // The process ends by the signal itself (cli/signals.ts); nothing to add on stderr.
   if (e instanceof Interrupted && e.reason !== undefined) return Exit.usage;
   if (e instanceof CommanderError) {

@@ -47,9 +47,9 @@ numbered "17[cut]", and the footer says how to read it whole; replace refuses a 
   replace: `
 Examples:
   $ linewise replace app.ts 12 --text 'const x = 2;'     line 12 becomes that line
-  $ linewise replace app.ts 12 14 --text ''              delete lines 12 to 14
+  $ linewise replace app.ts 12 14 --delete               delete lines 12 to 14 (or --text '')
   $ linewise replace app.ts 5 4 --text '// new'          insert before line 5 (END = START - 1)
-  $ printf 'a\\nb\\n' | linewise replace notes.txt 3   new text from standard input
+  $ printf 'a\\nb\\n' | linewise replace notes.txt 3   new text from standard input (empty: refused)
   $ linewise replace app.ts 3 5 --from new-body.txt      new text from a file
   $ linewise readlines app.ts 10 12 > rows; $EDITOR rows; linewise replace app.ts --rows rows
   $ linewise grep -F oldName src | sed 's/oldName/newName/' | linewise replace --rows -

@@ -6,7 +6,7 @@ import type { Context } from '../commands/context.js';
 import { Exit, type ExitCode } from '../core/errors.js';
 import { NO_NEWLINE_MARK } from '../format/rows.js';
 import { Output } from '../io/output.js';
-import { type Io, processIo } from '../io/streams.js';
+import { type Io, OutputClosed, processIo } from '../io/streams.js';
 import { type ColorMode, styles } from './color.js';
 import { exitStatus } from './exit.js';
 import { buildProgram } from './program.js';
@@ -19,14 +19,28 @@ export { VERSION } from './program.js';
  */
 export async function main(argv: string[], io: Io = processIo()): Promise<ExitCode> {
   const out = new Output(io.stdout);
-  const errLine = (message: string, path?: string) =>
-    io.stderr.write(Buffer.from(`linewise: ${path === undefined ? '' : `${path}: `}${message}\n`));
+  const errLine = (message: string, path?: string) => {
+    try {
+      io.stderr.write(Buffer.from(`linewise: ${path === undefined ? '' : `${path}: `}${message}\n`));
+    } catch (e) {
+      if (!(e instanceof OutputClosed)) throw e; // nobody reads stderr: the status still tells
+    }
+  };
+  /** the command's status: set when it returns, raised by failures it reports on the way */
   let status: ExitCode = Exit.ok;
   let usageError: string | undefined;
 
   const program = buildProgram(
     {
-      context: (color: ColorMode): Context => ({ io, out, ...styles(color, io), warn: errLine }),
+      context: (color: ColorMode): Context => ({
+        io,
+        out,
+        ...styles(color, io),
+        warn: errLine,
+        failed: (code) => {
+          if (code > status) status = code;
+        },
+      }),
       writing: (work) => (io.trapSignals ? withProcessSignals(work) : work(io.signal)),
       status: (code) => {
         status = code;
@@ -52,7 +66,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     finish(out, io);
     return status;
   } catch (e) {
-    return exitStatus(e, out, io, errLine, usageError);
+    return exitStatus(e, out, io, errLine, usageError, status);
   }
 }
 

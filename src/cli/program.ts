@@ -14,7 +14,7 @@ import type { ExitCode } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { loadEncoding } from '../engine/encodings.js';
 import { PAGE_DEFAULTS } from '../engine/read.js';
-import { DEFAULT_TIMEOUT } from '../engine/search.js';
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from '../engine/search.js';
 import type { ColorMode } from './color.js';
 import { EXAMPLES } from './help.js';
 
@@ -28,14 +28,17 @@ export interface Runner {
   status(code: ExitCode): void;
 }
 
-/** A commander option parser for a whole number at least `min`. */
-function count(what: string, min = 0) {
+/** A commander option parser for a whole number at least `min` (and at most `max`). */
+function count(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string) => {
+    let n: number;
     try {
-      return parseCount(value, what, min);
+      n = parseCount(value, what, min);
     } catch (e) {
       throw new InvalidArgumentError((e as Error).message);
     }
+    if (n > max) throw new InvalidArgumentError(`${what} must be at most ${max}, not ${n}`);
+    return n;
   };
 }
 
@@ -97,13 +100,14 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .command('replace')
     .summary('replace lines, text or rows, or create a file, atomically')
     .description(
-      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input: empty text deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing). With --old and --new, replace a text by its content (line endings agnostic; it must occur once unless --all). With --edits, apply several range and content edits in one call. With --create, write a new file. Every edit addresses the file as it was before the call.',
+      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input (refused when empty): --delete or --text \'\' deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing). With --old and --new, replace a text by its content (line endings agnostic; it must occur once unless --all). With --edits, apply several range and content edits in one call. With --create, write a new file. Every edit addresses the file as it was before the call.',
     )
     .argument('[file]', 'the file to edit (not -); optional with path rows')
     .argument('[start]', 'first line replaced (1-based)')
     .argument('[end]', 'last line replaced (default START; START - 1 to insert)')
     .option('--text <text>', 'the new text (a final newline is optional)')
-    .option('--from <file>', 'read the new text from a file (- for standard input)')
+    .option('--from <file>', 'read the new text from a file (- for standard input, which must not be empty)')
+    .option('--delete', 'delete lines START..END (the same as --text \'\'; empty standard input never deletes)')
     .option('--rows [rowsfile]', 'apply rows from a file, or from standard input (- or no value)')
     .option('--old <text>', 'the text to replace, found by content (a "\\n" in it matches CRLF too); it must occur once')
     .option('--old-from <file>', 'read the old text from a file (- for standard input)')
@@ -156,7 +160,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('-g, --glob <glob>', 'only search files matching GLOB (gitignore syntax; "!GLOB" excludes; repeatable)', collect)
     .option('-L, --follow', 'follow symbolic links in directory walks')
     .addOption(encodingOption())
-    .option('--timeout <seconds>', `stop with status 2 when one stretch of the search (a slice of at most a buffer of lines) runs longer than this: a pattern that backtracks without end (default ${DEFAULT_TIMEOUT} for files; standard input and pipes only when given; 0: no bound)`, count('--timeout'))
+    .option('--timeout <seconds>', `stop with status 2 when one stretch of the search (a slice of at most a buffer of lines) runs longer than this: a pattern that backtracks without end (default ${DEFAULT_TIMEOUT} for files; standard input and pipes only when given; 0: no bound; at most ${MAX_TIMEOUT})`, count('--timeout', 0, MAX_TIMEOUT))
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.grep)
     .action(async (pattern: string | undefined, paths: string[], o) => {

@@ -1,5 +1,6 @@
 // What every command is handed by the CLI: the process edges, buffered stdout, and the styles.
 
+import type { ExitCode } from '../core/errors.js';
 import type { Style } from '../format/style.js';
 import type { Output } from '../io/output.js';
 import type { Io } from '../io/streams.js';
@@ -13,6 +14,11 @@ export interface Context {
   noteStyle: Style;
   /** writes `linewise: <path>: <message>` to stderr, for notes that are not errors */
   warn(message: string, path?: string): void;
+  /**
+   * Records a failure already reported on stderr (grep: one file could not be searched), so
+   * that a stdout closed later (`| head`) cannot end the run with 0.
+   */
+  failed(status: ExitCode): void;
   /** fires when the process is asked to stop (SIGINT, SIGTERM, SIGHUP), for commands that write */
   signal?: AbortSignal;
 }

@@ -1,7 +1,7 @@
 // `grep PATTERN [PATH...]`: the patterns and paths from argv, the search through the engine, and
 // a reporter that prints rows, counts, names or JSON on stdout and problems on stderr.
 
-import type { ExitCode, LinewiseError } from '../core/errors.js';
+import { Exit, type ExitCode, type LinewiseError } from '../core/errors.js';
 import type { MatchSink } from '../core/searcher.js';
 import { type GrepReporter, type GrepSetup, grepTo } from '../engine/search.js';
 import { JsonGrep } from '../format/grep-json.js';
@@ -109,6 +109,7 @@ class CliReporter implements GrepReporter {
   }
 
   error(e: LinewiseError, display: string | undefined): void {
+    this.ctx.failed(Exit.usage);
     this.ctx.out.flush();
     this.ctx.warn(e.message, display);
   }
@@ -116,6 +117,10 @@ class CliReporter implements GrepReporter {
   note(message: string, display: string | undefined): void {
     this.ctx.out.flush();
     this.ctx.warn(message, display);
+  }
+
+  flush(): void {
+    this.ctx.out.flush();
   }
 
   finish(errors: number): void {

@@ -20,6 +20,8 @@ export interface ReplaceArgs {
   text?: string;
   /** a file holding the new text ("-": standard input) */
   from?: string;
+  /** delete the range: empty new text, said explicitly (`--delete`) */
+  delete?: boolean;
   /** rows to apply: a file, "-" or true (standard input) */
   rows?: string | boolean;
   /** rows as they were read: the stale-edit guard */
@@ -81,6 +83,9 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     throw e;
   }
   for (const f of result.files) if (f.relocated) ctx.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
+  for (const f of result.files) {
+    if (f.alreadyApplied) ctx.warn('already applied: the lines already hold the new text; nothing was written', f.path);
+  }
   if (o.dryRun) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
   if (o.json) printEditRecords(ctx.out, result, pathRows(file, o));
   else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle);
@@ -103,7 +108,7 @@ async function run(ctx: Context, file: string | undefined, startArg: string | un
   }
   if (o.rows !== undefined && o.rows !== false) {
     if (startArg !== undefined) throw usage('--rows takes no START or END: each row names its line');
-    if (o.text !== undefined || o.from !== undefined) throw usage('--rows brings its own text; --text and --from apply to a range');
+    if (o.text !== undefined || o.from !== undefined || o.delete) throw usage('--rows brings its own text; --text, --from and --delete apply to a range');
     const source = o.rows === true ? '-' : o.rows;
     const rows = parseRows(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source);
     if (rows.length === 0) ctx.warn('no rows to apply; nothing written');
@@ -129,13 +134,25 @@ function usage(message: string): LinewiseError {
   return new LinewiseError('usage', message);
 }
 
-/** The new text of a range edit: --text, --from, or standard input (not a terminal). */
+/**
+ * The new text of a range edit: --text, --from, --delete, or standard input when it is not a
+ * terminal. Deleting is always said: standard input that holds nothing (`</dev/null`, the stdin
+ * CI jobs and agent harnesses give, or a command that printed nothing) is refused, never taken
+ * for empty text, so a forgotten --text cannot delete lines.
+ */
 function newText(ctx: Context, o: ReplaceArgs): Buffer {
-  if (o.text !== undefined && o.from !== undefined) throw usage('give the new text once: --text or --from, not both');
+  const given = [o.text !== undefined, o.from !== undefined, o.delete === true].filter(Boolean).length;
+  if (given > 1) throw usage('give the new text once: --text, --from or --delete');
+  if (o.delete) return Buffer.alloc(0);
   if (o.text !== undefined) return Buffer.from(o.text, 'utf8');
-  if (o.from !== undefined) return readOptionInput(ctx.io, o.from, '--from');
-  if (ctx.io.stdinIsTTY) {
-    throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--text "" deletes)');
+  if (o.from !== undefined && o.from !== '-') return readOptionInput(ctx.io, o.from, '--from');
+  // `--from -` may be typed on a terminal; with no option at all a terminal is not asked.
+  if (o.from === undefined && ctx.io.stdinIsTTY) {
+    throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--delete deletes the lines)');
   }
-  return readOptionInput(ctx.io, '-', '--from');
+  const text = readOptionInput(ctx.io, '-', '--from');
+  if (text.length === 0) {
+    throw usage('standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; to delete the lines, --delete)');
+  }
+  return text;
 }

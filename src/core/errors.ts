@@ -42,3 +42,14 @@ export function withPath(e: unknown, path: string): unknown {
   }
   return e;
 }
+
+/**
+ * Text a message repeats (a pattern, an option's value) as a JSON string cut to about `max`
+ * characters: a message is one line a person reads, never an 80 KB echo of the input.
+ */
+export function quoted(text: string, max = 60): string {
+  if (text.length <= max) return JSON.stringify(text);
+  // no lone half of a surrogate pair at the cut
+  const cut = /[\ud800-\udbff]$/.test(text.slice(0, max)) ? max - 1 : max;
+  return `${JSON.stringify(text.slice(0, cut))}... (${text.length} characters)`;
+}

@@ -314,22 +314,26 @@ export class Patcher {
 
   /**
    * Ends the patch: applies appends, then checks every edit and expectation addressed lines
-   * that exist. Throws (exit 2) for a line past the end; mismatches are returned, not thrown,
-   * so the caller can print the current lines.
+   * that exist. Throws (exit 2) for a line past the end, unless an expectation failed;
+   * mismatches are returned, not thrown, so the caller can print the current lines.
    */
   finish(): PatchResult {
     if (this.inLine) throw new Error('Patcher.finish() inside a line: the scanner did not complete it');
     const count = this.line - 1;
-    if (this.active) throw pastEndError(this.active.edit, count);
-    let e: Edit | undefined;
-    while ((e = this.plan[this.next]) !== undefined && e.start === count + 1 && isInsert(e)) {
-      const style = this.prevEol || this.dominant();
-      this.applyInsert(e, style, true);
-      this.next++;
-    }
-    if (e !== undefined) throw pastEndError(e, count);
     for (const x of this.expect.values()) {
       if (x.line > count) this.mismatches.push({ line: x.line, origin: x.origin, current: undefined });
+    }
+    // A failed guard outranks a range past the end: the file is not the one that was read (it
+    // shrank), which is a stale edit (exit 3, the lines as they are now), not a wrong range.
+    if (this.mismatches.length === 0) {
+      if (this.active) throw pastEndError(this.active.edit, count);
+      let e: Edit | undefined;
+      while ((e = this.plan[this.next]) !== undefined && e.start === count + 1 && isInsert(e)) {
+        const style = this.prevEol || this.dominant();
+        this.applyInsert(e, style, true);
+        this.next++;
+      }
+      if (e !== undefined) throw pastEndError(e, count);
     }
     this.mismatches.sort((a, b) => a.line - b.line);
     const delta = this.results.reduce((s, r) => s + r.added - r.removed, 0);

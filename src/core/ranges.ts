@@ -1,6 +1,6 @@
 // Line-number arguments and range arithmetic: what is a valid range, and what to say when it is not.
 
-import { LinewiseError, plural } from './errors.js';
+import { LinewiseError, plural, quoted } from './errors.js';
 
 /**
  * Parses a line-number or count argument: decimal digits only, at most 2^53 - 1.
@@ -8,10 +8,10 @@ import { LinewiseError, plural } from './errors.js';
  */
 export function parseCount(text: string, what: string, min = 0): number {
   if (!/^[0-9]+$/.test(text)) {
-    throw new LinewiseError('bad-number', `${what} must be a whole number${min > 0 ? ` from ${min}` : ''}, not "${text}"`);
+    throw new LinewiseError('bad-number', `${what} must be a whole number${min > 0 ? ` from ${min}` : ''}, not ${quoted(text, 40)}`);
   }
   const n = Number(text);
-  if (!Number.isSafeInteger(n)) throw new LinewiseError('bad-number', `${what} ${text} is too large`);
+  if (!Number.isSafeInteger(n)) throw new LinewiseError('bad-number', `${what} ${text.length > 40 ? `${text.slice(0, 40)}... (${text.length} digits)` : text} is too large`);
   if (n < min) throw new LinewiseError('bad-number', `${what} must be at least ${min}, not ${n}`);
   return n;
 }

@@ -12,6 +12,11 @@ export interface RowSink {
   row(line: number, buf: Buffer, start: number, end: number, ends: boolean): void;
   /** A line shown only in part: its first bytes, to be marked so that replace refuses it. */
   cutRow(line: number, buf: Buffer, start: number, end: number): void;
+  /**
+   * Called before a read that may wait (a pipe, a terminal): rows buffered so far should go out
+   * now, so a reader of `tail -f log | linewise ...` sees each row as soon as its line is complete.
+   */
+  flush?(): void;
 }
 
 /** Counts the lines left in the input (no bound): for the messages of invalid ranges. */

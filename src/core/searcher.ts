@@ -15,6 +15,7 @@ import { BlockFinder, BytesFinder, type Finder } from './finders.js';
 import { FoldFinder } from './fold-case.js';
 import type { PieceVisitor } from './lines.js';
 import { terminatorLength } from './terminators.js';
+import { BeforeContext } from './before-context.js';
 import type { CompiledPattern } from './pattern.js';
 
 /** Receives what grep prints for one input. `[start, end)` is the line, terminator included. */
@@ -37,11 +38,15 @@ export interface SearchOptions {
   after?: number;
   /** line numbers are not needed (-c, -l): lines are not counted where they can be skipped */
   noNumbers?: boolean;
-  /** the longest line joined from pieces for matching; longer is an error */
+  /** the longest line joined from pieces for matching; a longer one is skipped with a note */
   maxLine?: number;
+  /** told what was not searched or shown (a line past maxLine, before-context past its cap) */
+  onNote?: (message: string) => void;
+  /** bytes of before-context kept at most (tests make it small) */
+  maxBeforeBytes?: number;
 }
 
-/** Lines longer than this cannot be matched: they would have to be whole in memory. */
+/** Lines longer than this are not matched (they would have to be whole in memory): skipped with a note. */
 export const MAX_SEARCH_LINE = 32 << 20;
 
 const LF = 10;
@@ -74,11 +79,14 @@ export class LineSearcher {
   private lastShown = 0;
   /** context lines still to print after a selected line */
   private afterLeft = 0;
-  /** the last `before` lines, oldest first, when they are not in the current block */
-  private kept: Kept[] = [];
+  /** the last `before` lines, when they are not in the current block */
+  private readonly kept: BeforeContext;
   /** pieces of a line longer than the scanner's buffer */
   private acc: Buffer | null = null;
   private accLen = 0;
+  /** the current line is longer than maxLine: its pieces are passed over */
+  private skipping = false;
+  private readonly onNote: ((message: string) => void) | undefined;
   readonly visitor: PieceVisitor;
 
   constructor(
@@ -91,6 +99,8 @@ export class LineSearcher {
     this.after = o.after ?? 0;
     this.max = o.maxCount ?? Infinity;
     this.maxLine = o.maxLine ?? MAX_SEARCH_LINE;
+    this.onNote = o.onNote;
+    this.kept = new BeforeContext(this.before, o.maxBeforeBytes);
     // A pure literal is fastest with indexOf; else one RegExp pass per block when that is exact
     // enough; else the literal prefilter; else every line is tested.
     const lits = pattern.literals;
@@ -121,8 +131,12 @@ export class LineSearcher {
   }
 
   private visit(buf: Buffer, start: number, end: number, ends: boolean): boolean {
+    if (this.skipping) {
+      if (ends) this.skipped();
+      return !this.done;
+    }
     if (!ends || this.accLen > 0) {
-      this.gather(buf, start, end);
+      if (!this.gather(buf, start, end)) return ends ? (this.skipped(), !this.done) : true;
       if (!ends) return true;
       const acc = this.acc!;
       const len = this.accLen;
@@ -133,13 +147,14 @@ export class LineSearcher {
     return !this.done;
   }
 
-  private gather(buf: Buffer, start: number, end: number): void {
+  /** Adds a piece of a long line; false (and the line is passed over) once it is past maxLine. */
+  private gather(buf: Buffer, start: number, end: number): boolean {
     const need = this.accLen + (end - start);
     if (need > this.maxLine) {
-      throw new LinewiseError(
-        'line-too-long',
-        `line ${this.line} is longer than ${this.maxLine >> 20} MiB, too long to search (the lines before it were searched)`,
-      );
+      this.skipping = true;
+      this.accLen = 0;
+      this.acc = null;
+      return false;
     }
     if (this.acc === null || this.acc.length < need) {
       const grown = Buffer.allocUnsafe(Math.min(Math.max(need * 2, 1 << 16), this.maxLine));
@@ -148,6 +163,21 @@ export class LineSearcher {
     }
     buf.copy(this.acc, this.accLen, start, end);
     this.accLen = need;
+    return true;
+  }
+
+  /**
+   * The line past maxLine has ended: it was not searched (a note says so) and the search goes
+   * on. It is shown as no row: context stops at it, and lines before it are not context of a
+   * match after it (the rows would not be adjacent).
+   */
+  private skipped(): void {
+    this.skipping = false;
+    const n = this.line++;
+    // Under -c and -l lines are not counted: no number then, rather than a wrong one.
+    this.onNote?.(`${this.countLines ? `line ${n}` : 'a line'} is longer than ${inUnits(this.maxLine)}: not searched (the search goes on after it)`);
+    this.afterLeft = 0;
+    this.kept.clear();
   }
 
   /** Searches bytes `[start, end)`, which hold whole lines only. */
@@ -249,14 +279,23 @@ export class LineSearcher {
       at = s;
       k--;
     }
-    for (let i = this.kept.length - 1; i >= 0 && k >= first; i--) {
-      const kept = this.kept[i]!;
-      if (kept.line === k) {
-        lines.push(kept);
-        k--;
+    lines.reverse();
+    if (k >= first) {
+      // Older lines come from before this block: handed on at once, oldest first, never gathered.
+      const oldest = this.kept.oldest;
+      if (this.kept.dropped && (oldest === undefined || oldest > first)) {
+        this.onNote?.(`the context before line ${n} is cut: at most ${inUnits(this.kept.maxBytes)} of it is kept`);
       }
+      let shown = false;
+      this.kept.each(first, (line, b, s, e) => {
+        if (line > k) return;
+        if (!shown && this.before + this.after > 0 && (this.lastShown === 0 || line > this.lastShown + 1)) this.sink.gap();
+        shown = true;
+        this.sink.context(line, b, s, e);
+        this.lastShown = line;
+      });
     }
-    return lines.reverse();
+    return lines;
   }
 
   private showContext(n: number, buf: Buffer, ls: number, le: number): void {
@@ -267,17 +306,7 @@ export class LineSearcher {
   /** Copies the last `before` lines of a block, which is about to be overwritten. */
   private keepBefore(buf: Buffer, start: number, end: number): void {
     if (this.before === 0) return;
-    const fresh: Kept[] = [];
-    let at = end;
-    let k = this.line - 1;
-    while (fresh.length < this.before && at > start) {
-      const s = lineStart(buf, at, start);
-      fresh.push({ line: k, buf: Buffer.from(buf.subarray(s, at)), start: 0, end: at - s });
-      at = s;
-      k--;
-    }
-    fresh.reverse();
-    this.kept = [...this.kept, ...fresh].slice(-this.before);
+    this.kept.append(buf, start, end, this.line - 1);
   }
 
   /** Does line `[ls, le)` match? The pattern sees it without its terminator. */
@@ -286,6 +315,11 @@ export class LineSearcher {
     const te = le - terminatorLength(buf, ls, le);
     return this.pattern.regex.test(buf.toString('utf8', ls, te));
   }
+}
+
+/** A size for a message: "32 MiB", or bytes below one MiB. */
+function inUnits(bytes: number): string {
+  return bytes >= 1 << 20 ? `${bytes >> 20} MiB` : `${bytes} bytes`;
 }
 
 /** Start of the line that ends at `at` (just past its "\n", or at the end), not before `floor`. */

@@ -97,6 +97,12 @@ export interface FileChange {
   relocated?: Relocation;
   /** the file did not exist and was created (createFile) */
   created?: boolean;
+  /**
+   * The guard (`expect`) failed because the file already holds the edit: each edit's new lines
+   * are where it would put them, and the other expected lines where they would have moved. The
+   * file was left alone, and this is no error (running an edit twice is harmless).
+   */
+  alreadyApplied?: true;
 }
 
 /** The files one call edited, all or nothing. */
@@ -147,7 +153,8 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
   };
 }
 
-function fileChange({ plan, result }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: boolean): FileChange {
+function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: boolean): FileChange {
+  if (applied) return { path: plan.given, changed: false, written: false, linesBefore: result.linesBefore, linesAfter: result.linesBefore, edits: [], alreadyApplied: true };
   return {
     path: plan.given,
     changed: result.changed,

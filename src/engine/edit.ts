@@ -57,7 +57,8 @@ export interface RowEdit {
  * call and must not overlap. The file is written atomically (a temporary file beside it, flushed,
  * renamed over it; mode, owner and symbolic links kept), or not at all.
  *
- * @throws {@link StaleEditError} (exit code 3) when `expect` does not hold;
+ * @throws {@link StaleEditError} (exit code 3) when `expect` does not hold (unless the file
+ * already holds the edit: then nothing is written and the file's result says `alreadyApplied`);
  * {@link LinewiseError} with exit code 2 for a range past the end, overlapping edits, a binary
  * file, text the encoding cannot represent; exit code 3 when the file changed while the edit
  * was being prepared. Nothing is written in any of these cases.

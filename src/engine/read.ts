@@ -66,7 +66,7 @@ export interface ReadSummary extends InputFacts {
 export function readLinesTo(sink: RowSink, path: string, start: number, end?: number, options: ReadOptions = {}): ReadSummary {
   const first = v.count(start, 'START');
   const last = end === undefined ? undefined : v.count(end, 'END');
-  return withText(path, options, (t) => {
+  return withText(path, options, sink, (t) => {
     const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
     return { ...facts(t), start: first, shown };
   });
@@ -142,7 +142,7 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
     if (options.offset !== undefined) throw new LinewiseError('usage', 'give --last or --offset, not both: --last N is the page that ends at the last line');
     Object.assign(o, { offset: Math.max(0, countLines(path, options) - last), limit: last });
   }
-  return withText(path, options, (t) => {
+  return withText(path, options, sink, (t) => {
     const r = readPage(t.scanner, { ...o, prefixBytes: rowPrefixLength, inputSize: t.codec ? undefined : t.input.size }, sink);
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
@@ -194,7 +194,7 @@ export function page(path: string, options: PageOptions = {}): Page {
  * twice, so it is refused rather than held in memory.
  */
 function countLines(path: string, options: ReadOptions): number {
-  return withText(path, options, (t) => {
+  return withText(path, options, undefined, (t) => {
     if (t.input.size === undefined) {
       throw new LinewiseError('not-seekable', '--last reads the file twice (to count its lines, then to print them), which a pipe or standard input cannot be; use a file, or page through with --offset');
     }
@@ -207,12 +207,16 @@ function facts(t: OpenedText): InputFacts {
   return { path: t.input.name, encoding: t.codec?.name, bom: t.bom, invalidAt: t.codec?.invalidAt, notes: note === undefined ? [] : [note] };
 }
 
-/** Opens `path`, runs `f`, closes, and names the path in any error. */
-function withText<T>(path: string, options: ReadOptions, f: (t: OpenedText) => T): T {
+/**
+ * Opens `path`, runs `f`, closes, and names the path in any error. Before each read that may
+ * wait (a pipe), the sink's rows go out: a live stream is printed as its lines come.
+ */
+function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefined, f: (t: OpenedText) => T): T {
   const name = v.string(path, 'path');
   const encoding = v.optionalString(options.encoding, 'encoding');
   checkEncodingLoaded(encoding);
-  const t = openText(name, inputSource(options), { allowBinary: v.optionalBoolean(options.text, 'text'), encoding });
+  const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
+  const t = openText(name, source, { allowBinary: v.optionalBoolean(options.text, 'text'), encoding });
   try {
     return f(t);
   } catch (e) {

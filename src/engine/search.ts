@@ -7,7 +7,7 @@ import { compilePatterns, type CompiledPattern } from '../core/pattern.js';
 import { matchRanges } from '../core/match-ranges.js';
 import { LineSearcher, type MatchSink } from '../core/searcher.js';
 import { checkpoint } from '../io/checkpoint.js';
-import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
+import { DeadlineExceeded, MAX_DEADLINE_MS, runWithDeadline } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
 import type { SearchTarget } from '../io/walk.js';
@@ -87,6 +87,8 @@ export interface GrepReporter extends MatchSink {
   error(e: LinewiseError, display: string | undefined): void;
   /** not an error: a binary file named in the paths skipped, a symbolic link loop */
   note(message: string, display: string | undefined): void;
+  /** called before a read that may wait (a pipe): what is buffered should go out now */
+  flush?(): void;
 }
 
 /** How a search ended. */
@@ -103,6 +105,15 @@ export interface GrepSummary {
 export const DEFAULT_TIMEOUT = 10;
 /** Work between two deadline checks: long enough that the watchdog's cost vanishes. */
 const SLICE_MS = 250;
+/** The largest --timeout, in seconds: its deadline (plus a slice) must fit node:vm's range. */
+export const MAX_TIMEOUT = Math.floor((MAX_DEADLINE_MS - SLICE_MS) / 1000);
+
+/** The deadline in milliseconds for `timeout` seconds (the default when undefined; 0: none). */
+function timeoutMs(timeout: unknown): number {
+  const s = v.optionalCount(timeout, 'timeout') ?? DEFAULT_TIMEOUT;
+  if (s > MAX_TIMEOUT) throw new LinewiseError('bad-option', `timeout must be at most ${MAX_TIMEOUT} seconds (about 49 days), not ${s}; 0 means no bound`);
+  return s * 1000;
+}
 /**
  * Read size for grep. Larger than the scanner's 64 KiB default and still within the CPU cache
  * between read() and indexOf(): it measured fastest (docs/PERFORMANCE.md, grep speed).
@@ -119,9 +130,10 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const list = v.strings(patterns, 'pattern');
   if (list.length === 0) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
   const encoding = v.optionalString(o.encoding, 'encoding');
-  const timeout = (v.optionalCount(o.timeout, 'timeout') ?? DEFAULT_TIMEOUT) * 1000;
+  const timeout = timeoutMs(o.timeout);
   const search: SearchSettings = {
-    source: inputSource(o),
+    // Rows from a pipe go out before each read that may wait, so `tail -f log | grep` is live.
+    source: { ...inputSource(o), beforeWait: () => reporter.flush?.() },
     allowBinary: v.optionalBoolean(o.text, 'text'),
     encoding,
     bufferSize: o.bufferSize ?? GREP_BUFFER,
@@ -202,6 +214,9 @@ class CountOnly implements GrepReporter {
   }
   note(message: string, display: string | undefined): void {
     this.r.note(message, display);
+  }
+  flush(): void {
+    this.r.flush?.();
   }
 }
 
@@ -318,6 +333,7 @@ class GrepRun {
         before: this.o.before,
         after: this.o.after,
         noNumbers: this.o.noNumbers,
+        onNote: (message) => this.reporter.note(message, item.display),
       });
       this.cur = { target: item, text, searcher };
       this.reporter.file(item.display);

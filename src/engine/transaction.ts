@@ -5,6 +5,10 @@ import { type Terminator, terminatorOf } from '../core/terminators.js';
 import type { EolMode } from '../core/eol.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { Patcher, type PatchResult } from '../core/patcher.js';
+import { appliedLines } from '../core/applied.js';
+import { planEdits, sameLine } from '../core/edit-plan.js';
+import { MAX_LINE_BYTES } from '../core/limits.js';
+import { LineGatherer } from '../core/pieces.js';
 import { checkpoint, Interrupted, YIELD_BYTES } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
 import { RangeReader } from '../io/copy-range.js';
@@ -37,6 +41,8 @@ export interface Prepared {
   plan: FilePlan;
   result: PatchResult;
   temp: TempFile | undefined;
+  /** the guard failed because the file already holds the edit: nothing to write */
+  applied?: boolean;
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -54,7 +60,16 @@ export async function runTransaction(plans: readonly FilePlan[], o: TransactionO
   const prepared: Prepared[] = [];
   try {
     for (const plan of plans) prepared.push(await prepare(plan, o));
-    const stale = prepared.filter((p) => p.result.mismatches.length > 0);
+    // A guard that failed because the edit is already there (a CI job run again, a batch cut
+    // short by a crash and run again) is no conflict: that file is left alone, the rest goes on.
+    for (const p of prepared) {
+      if (p.result.mismatches.length > 0 && alreadyApplied(p.plan, o)) {
+        p.applied = true;
+        p.temp?.discard();
+        p.temp = undefined;
+      }
+    }
+    const stale = prepared.filter((p) => p.result.mismatches.length > 0 && !p.applied);
     if (stale.length > 0) {
       throw staleEditError(
         stale.map((p) => ({ path: p.plan.given, pathRows: p.plan.pathRows, mismatches: p.result.mismatches })),
@@ -63,12 +78,12 @@ export async function runTransaction(plans: readonly FilePlan[], o: TransactionO
     }
     if (!o.dryRun) {
       // Unchanged files are not rewritten: their mtime and inode stay as they were.
-      for (const p of prepared) if (!p.result.changed) p.temp?.discard();
+      for (const p of prepared) if (!p.result.changed || p.applied) p.temp?.discard();
       // A cancel that came while the last bytes were flushed (fsync) stops the edit here, before
       // any rename; the renames themselves are not interrupted.
       await checkpoint(o.signal);
       await commitAll(
-        prepared.filter((p) => p.result.changed).map((p) => p.temp!),
+        prepared.filter((p) => p.result.changed && !p.applied).map((p) => p.temp!),
         o.signal,
       );
     }
@@ -160,6 +175,42 @@ function open(plan: FilePlan, source: InputSource, textOptions: TextOptions): Op
     if (e instanceof LinewiseError) throw new LinewiseError(e.code, e.message, plan.given, e.exitCode, { cause: e.cause });
     throw e;
   }
+}
+
+/**
+ * Whether the file already holds what the plan would write: each edit's new lines where they
+ * would land, and every other guarded line where it would have moved (compared without
+ * terminators, as the guard compares). Read in one bounded pass, line by line.
+ */
+function alreadyApplied(plan: FilePlan, o: TransactionOptions): boolean {
+  const want = appliedLines(planEdits(plan.edits), plan.expect);
+  if (want === undefined || want.size === 0) return false;
+  let last = 0;
+  for (const n of want.keys()) if (n > last) last = n;
+  const t = open(plan, o.source, { allowBinary: o.binary, encoding: o.encoding });
+  let line = 1;
+  let found = 0;
+  let same = true;
+  const gather = new LineGatherer(MAX_LINE_BYTES, () => new LinewiseError('line-too-long', 'too long to compare'));
+  try {
+    t.scanner.scan((buf, start, end, ends) => {
+      const w = want.get(line);
+      if (w !== undefined) gather.add(buf, start, end);
+      if (!ends) return true;
+      if (w !== undefined) {
+        found++;
+        same = sameLine(w, gather.take());
+      }
+      line++;
+      return same && line <= last;
+    });
+  } catch (e) {
+    if (e instanceof LinewiseError && e.code === 'line-too-long') return false;
+    throw e;
+  } finally {
+    t.input.close();
+  }
+  return same && found === want.size;
 }
 
 /** The terminator of line 1, for an insert before it (read before the patch reaches line 1's end). */

@@ -1,11 +1,11 @@
 // Checks the arguments of the library's public functions, so a caller's mistake is a
 // LinewiseError with a code (`bad-option`), never a raw TypeError from deep inside.
 
-import { LinewiseError } from '../core/errors.js';
+import { LinewiseError, quoted } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 
 function bad(what: string, expected: string, value: unknown): LinewiseError {
-  const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value) : Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+  const shown = typeof value === 'string' ? quoted(value, 40) : Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
   return new LinewiseError('bad-option', `${what} must be ${expected}, not ${shown}`);
 }
 

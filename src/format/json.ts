@@ -31,8 +31,18 @@ export function fileChangeRecord(f: {
   linesBefore: number;
   linesAfter: number;
   edits: readonly { start: number; end: number; removed: number; added: number; changed: boolean }[];
+  alreadyApplied?: boolean;
 }): Record<string, unknown> {
-  return { type: 'file', path: f.path, changed: f.changed, written: f.written, lines_before: f.linesBefore, lines_after: f.linesAfter, edits: f.edits };
+  return {
+    type: 'file',
+    path: f.path,
+    changed: f.changed,
+    written: f.written,
+    lines_before: f.linesBefore,
+    lines_after: f.linesAfter,
+    edits: f.edits,
+    ...(f.alreadyApplied ? { already_applied: true } : {}),
+  };
 }
 
 /** Writes one JSON record and a newline. */
@@ -66,5 +76,9 @@ export class JsonRows implements RowSink {
 
   cutRow(line: number, buf: Buffer, start: number, end: number): void {
     writeRecord(this.out, { type: 'line', path: this.path, line_number: line, ...lineFields(buf, start, end), cut: true });
+  }
+
+  flush(): void {
+    this.out.flush();
   }
 }

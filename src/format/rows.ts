@@ -28,6 +28,10 @@ export class TextRows implements RowSink {
     this.out.bytes(buf, start, end);
     this.out.text('\n');
   }
+
+  flush(): void {
+    this.out.flush();
+  }
 }
 
 /** What a terminal shows after a last row without a terminator; never written to a pipe. */

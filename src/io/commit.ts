@@ -1,34 +1,105 @@
-// Commits the sealed temporary files of one call: every target locked and checked first, then
-// each renamed over its target, so a batch is written whole or (before the renames) not at all.
+// Commits the sealed temporary files of one call, all or nothing: every target locked and checked
+// (unchanged, replaceable) before any rename; if a rename still fails, the files already renamed
+// get their originals back.
+//
+// What a crash of the machine in the middle can leave (docs/HARDENING.md, "Batches"): each
+// target is whole, either as it was or as edited (a rename is atomic); beside them, temporary
+// files `.NAME.linewise-*.tmp`, originals kept for the undo `.NAME.linewise-*.orig` (hard links
+// to the files as they were), and lock directories `.NAME.linewise.lock` whose holder is gone.
+// Running the same command again finishes the batch: the files already edited are "already
+// applied" (or unchanged rows), the others are written, and the locks are taken over.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
-import { lock, unlock } from './lock.js';
-import type { TempFile } from './temp-file.js';
+import { fileError } from './input.js';
+import { type HeldLock, lock, unlock } from './lock.js';
+import { checkReplaceable, mountPoints } from './replaceable.js';
+import { besideName, syncDir, type TempFile, unlinkQuietly } from './temp-file.js';
+
+/** For tests only: called before each rename, so a test can make one fail as a busy mount would. */
+export const commitTestHooks: { beforeRename?: (target: string) => void } = {};
+
+/** A file renamed over, and where its original is kept until the batch is done. */
+interface Renamed {
+  t: TempFile;
+  /** a hard link to the original (undefined for the last file: nothing comes after it to fail) */
+  original: string | undefined;
+}
 
 /**
- * Commits several sealed files: all are locked (sorted, so two calls cannot deadlock) and
- * checked first, then renamed one after another. A failure during the renames (a disk error, a
- * crash) can leave the files renamed so far written and the others not; the error says which.
+ * Commits several sealed files: all are locked (sorted, so two calls cannot deadlock), checked
+ * unchanged (else exit 3) and replaceable (else exit 2), then renamed one after another. A
+ * rename that still fails puts back the files renamed before it, and nothing is written.
  */
 export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal): Promise<void> {
   // Checking that a file is unchanged and renaming over it must be one step for two linewise
   // processes editing one file: else both check, both rename, and the first edit is lost though
-  // it was reported applied. A lock file per target makes it one step.
-  const locks: string[] = [];
+  // it was reported applied. A lock per target makes it one step.
+  const locks: HeldLock[] = [];
   try {
     for (const t of [...temps].sort((a, b) => (a.target.real < b.target.real ? -1 : 1))) locks.push(await lock(t.target, signal));
     for (const t of temps) t.check();
-    const done: string[] = [];
-    for (const t of temps) {
-      try {
-        t.commit();
-      } catch (e) {
-        if (done.length === 0 || !(e instanceof LinewiseError)) throw e;
-        throw new LinewiseError(e.code, `${e.message}; already written: ${done.join(', ')}`, e.path, e.exitCode, { cause: e });
-      }
-      done.push(t.target.given);
-    }
+    const mounts = temps.length > 0 ? mountPoints() : undefined;
+    for (const t of temps) checkReplaceable(t, mounts);
+    renameAll(temps);
   } finally {
     for (const l of locks) unlock(l);
   }
+}
+
+function renameAll(temps: readonly TempFile[]): void {
+  const done: Renamed[] = [];
+  for (let i = 0; i < temps.length; i++) {
+    const t = temps[i]!;
+    let original: string | undefined;
+    try {
+      original = i < temps.length - 1 ? keepOriginal(t) : undefined;
+      commitTestHooks.beforeRename?.(t.target.real);
+      t.renameOver();
+    } catch (e) {
+      if (original !== undefined) unlinkQuietly(original);
+      throw renameFailed(e, t, undo(done));
+    }
+    done.push({ t, original });
+  }
+  // Durable first, then the originals go: a crash in between leaves extra names, never a loss.
+  for (const dir of new Set(temps.map((t) => path.dirname(t.target.real)))) syncDir(dir);
+  for (const r of done) if (r.original !== undefined) unlinkQuietly(r.original);
+}
+
+/** A hard link to the target as it is, beside it: the undo of its rename while the batch goes on. */
+function keepOriginal(t: TempFile): string {
+  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+  const name = besideName(t.target, `.linewise-${random}.orig`);
+  try {
+    fs.linkSync(t.target.real, name);
+  } catch (e) {
+    const err = fileError(e, t.target.given);
+    throw new LinewiseError(err.code, `cannot keep its original beside it while the batch is written (${err.message})`, t.target.given, undefined, { cause: e });
+  }
+  return name;
+}
+
+/** Puts the originals back over the files renamed so far, last first; returns what could not be. */
+function undo(done: readonly Renamed[]): string[] {
+  const failed: string[] = [];
+  for (const r of [...done].reverse()) {
+    try {
+      fs.renameSync(r.original!, r.t.target.real);
+    } catch {
+      failed.push(`${r.t.target.given} (its original is ${r.original})`);
+    }
+  }
+  for (const dir of new Set(done.map((r) => path.dirname(r.t.target.real)))) syncDir(dir);
+  return failed;
+}
+
+function renameFailed(e: unknown, t: TempFile, notUndone: readonly string[]): LinewiseError {
+  const err = fileError(e, t.target.given);
+  const outcome =
+    notUndone.length === 0
+      ? 'nothing was written'
+      : `the files written before it could not all be put back: ${notUndone.join(', ')}; move each original back over its file`;
+  return new LinewiseError(err.code, `cannot replace it: ${err.message}; ${outcome}`, t.target.given, err.exitCode, { cause: e });
 }

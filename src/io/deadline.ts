@@ -10,6 +10,8 @@
 import * as vm from 'node:vm';
 
 const TASK = Symbol.for('linewise.deadline.task');
+/** The longest deadline node:vm takes (an unsigned 32-bit count of milliseconds, about 49 days). */
+export const MAX_DEADLINE_MS = 2 ** 32 - 1;
 let script: vm.Script | undefined;
 
 /** Thrown when the work ran past its deadline; the work was abandoned mid-way. */

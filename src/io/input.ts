@@ -11,6 +11,20 @@ import { fdReader } from './streams.js';
 export interface InputSource {
   cwd: string;
   stdin: ReadFn;
+  /**
+   * Called before each read of standard input or a pipe, which may wait for its writer: the
+   * caller's buffered output goes out then (regular files are never waited on: no call).
+   */
+  beforeWait?: () => void;
+}
+
+/** `read`, calling `beforeWait` first when there is one. */
+function waiting(read: ReadFn, beforeWait: (() => void) | undefined): ReadFn {
+  if (beforeWait === undefined) return read;
+  return (buf, offset, length) => {
+    beforeWait();
+    return read(buf, offset, length);
+  };
 }
 
 /** An opened input. `name` is how messages and multi-file rows call it. */
@@ -35,16 +49,40 @@ export function fileError(e: unknown, path: string): LinewiseError {
     ELOOP: 'too many levels of symbolic links',
     ENAMETOOLONG: 'file name too long',
     EMFILE: 'too many open files',
+    ENFILE: 'too many open files in the system',
     ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large',
     EROFS: 'read-only file system',
     EIO: 'input/output error',
+    EBUSY: 'resource busy (a mount point?)',
+    EXDEV: 'not on the same file system',
+    ETXTBSY: 'text file busy',
+    EMLINK: 'too many links',
+    ENOTEMPTY: 'directory not empty',
+    EEXIST: 'file exists',
+    ENXIO: 'no such device or address',
+    ENODEV: 'no such device',
+    ESTALE: 'stale file handle (a network file system?)',
+    ENOTSUP: 'operation not supported by the file system',
+    EOPNOTSUPP: 'operation not supported by the file system',
   };
   // Node refuses a path with a NUL byte before any system call, in words that name its own argument.
   if (err.code === 'ERR_INVALID_ARG_VALUE' && /null bytes/.test(err.message ?? '')) {
     return new LinewiseError('nul-in-path', 'the path holds a NUL byte, which no file name can hold', path, undefined, { cause: e });
   }
-  const message = (err.code && what[err.code]) ?? err.message ?? String(e);
+  const message = (err.code && what[err.code]) ?? plainMessage(err);
   return new LinewiseError(err.code ? err.code.toLowerCase() : 'io', message, path, undefined, { cause: e });
+}
+
+/**
+ * Node's message without its system call and paths (`EBADF: bad file descriptor, read` becomes
+ * `bad file descriptor (EBADF)`): one line that names the problem, not the machinery.
+ */
+function plainMessage(err: NodeJS.ErrnoException): string {
+  const m = /^([A-Z0-9_]+): ([^,]*)/.exec(err.message ?? '');
+  if (m && err.code === m[1]) return `${m[2]} (${m[1]})`;
+  return err.message ?? String(err);
 }
 
 /** Names the kind of a non-regular file for messages. */
@@ -61,37 +99,40 @@ export function fileKind(st: fs.Stats): string {
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
  */
-export function openInput(path: string, io: InputSource): Input {
+export function openInput(path: string | Buffer, io: InputSource): Input {
   if (path === '-') {
-    return { name: '-', read: io.stdin, size: undefined, close() {} };
+    return { name: '-', read: waiting(io.stdin, io.beforeWait), size: undefined, close() {} };
   }
   let fd: number;
   try {
     // Relative to the source's working directory (the process's own, except in tests and servers).
-    fd = fs.openSync(resolvePath(io.cwd, path), 'r');
+    fd = fs.openSync(typeof path === 'string' ? resolvePath(io.cwd, path) : path, 'r');
   } catch (e) {
-    throw fileError(e, path);
+    throw fileError(e, path.toString());
   }
+  const name = path.toString(); // bytes that are not UTF-8 read as U+FFFD: callers name such files themselves
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() && !st.isFIFO()) {
-      throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, path);
+      throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, name);
     }
-    const read = fdReader(fd);
+    const raw = fdReader(fd);
+    const read: ReadFn = (buf, offset, length) => {
+      try {
+        return raw(buf, offset, length);
+      } catch (e) {
+        throw fileError(e, name);
+      }
+    };
     return {
-      name: path,
-      read: (buf, offset, length) => {
-        try {
-          return read(buf, offset, length);
-        } catch (e) {
-          throw fileError(e, path);
-        }
-      },
+      name,
+      // the wait hook outside: a stdout closed while it flushes is no error of this input
+      read: st.isFile() ? read : waiting(read, io.beforeWait),
       size: st.isFile() ? st.size : undefined,
       close: () => fs.closeSync(fd),
     };
   } catch (e) {
     fs.closeSync(fd);
-    throw fileError(e, path);
+    throw fileError(e, name);
   }
 }

@@ -1,78 +1,303 @@
 // The lock that makes "check the target is unchanged, then rename over it" one step between two
-// linewise processes: a file beside the target, created exclusively, holding the owner's pid.
+// linewise processes: a directory beside the target, `.NAME.linewise.lock`, holding one entry
+// that names its owner (`pid-<pid>-<random>`).
+//
+// Why this scheme, and not check-then-unlink or a library:
+// - Taking the lock is one rename(2) of a directory prepared beforehand, owner entry inside, onto
+//   the lock's name. rename succeeds when the name is free or an empty directory and fails when a
+//   non-empty directory is there, so at most one process holds the lock at any time, and a lock
+//   never exists without its owner entry (no empty lock from a full disk or a power cut: those
+//   fail while the directory is prepared, before the lock exists).
+// - Taking over from a holder that is gone is the unlink of that holder's entry, whose name (its
+//   pid and 64 random bits) belongs to that one acquisition: it can only ever remove the dead
+//   holder's claim, never a live holder's that took its place in the meantime. The old scheme
+//   (read the pid, then unlink the lock file) could remove a lock another process had just
+//   created, and two processes then both held it.
+// - Nothing at the lock's name is ever opened or read (the pid is in the entry's name): a FIFO,
+//   a device or a symbolic link planted there is only lstat'ed and, once old, unlinked; unlink
+//   removes a name, never what it points to, and fails on a directory, so a real lock is never
+//   removed that way.
+// - proper-lockfile (the well-kept library) judges staleness by modification time alone: a
+//   holder killed mid-edit blocks every other writer for its whole stale period, a live holder
+//   must keep touching the lock from a timer, it cannot say which process holds the lock, and
+//   its own takeover of a stale lock is a check then a remove.
 
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
-import { Interrupted } from './checkpoint.js';
+import { Interrupted, stopIfAborted } from './checkpoint.js';
 import type { EditTarget } from './edit-target.js';
-import { fileError } from './input.js';
-import { besideName, unlinkQuietly } from './temp-file.js';
+import { fileError, fileKind } from './input.js';
+import { besideName, NAME_MAX, unlinkQuietly } from './temp-file.js';
 
-/** How long to wait for another linewise's lock on a file before giving up (exit 3). */
+/** How long to wait for a live holder before giving up (exit 3). */
 const LOCK_WAIT_MS = 10_000;
-/** lock files held now (see releaseAllLocks) */
-const held = new Set<string>();
+/** Something at the lock's name that no linewise of this version made is removed once this old. */
+const FOREIGN_AGE_MS = 2_000;
+/** Entries looked at per round: a directory stuffed with names cannot make the lock read it all. */
+const ENTRIES_PER_ROUND = 64;
+/** An owner entry: `pid-<pid>-<16 hex digits>`. */
+const OWNER = /^pid-([1-9][0-9]{0,9})-[0-9a-f]{16}$/;
+
+/** A lock held by this process. */
+export interface HeldLock {
+  /** the lock directory */
+  readonly path: string;
+  /** its owner entry (ours) */
+  readonly entry: string;
+}
 
 /**
- * Takes the lock of `target`: `.NAME.linewise.lock` beside it, created exclusively, holding our
- * pid. It is held only for the check and the rename. A lock whose process is gone (killed by
- * SIGKILL) is taken over; one held longer than LOCK_WAIT_MS is an exit-3 conflict. The wait
- * ends at once when `signal` aborts.
+ * For tests only: called when a holder that is gone is about to be taken over, after it was
+ * judged gone and before its entry is removed, so a test can widen that window and show that
+ * another process taking the lock meanwhile is never robbed of it.
  */
-export async function lock(target: EditTarget, signal?: AbortSignal): Promise<string> {
-  const file = besideName(target, '.linewise.lock');
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
-      held.add(file);
-      try {
-        fs.writeSync(fd, `${process.pid}\n`);
-      } finally {
-        fs.closeSync(fd);
+export const lockTestHooks: { beforeTakeover?: (lockPath: string) => Promise<void> } = {};
+
+/** locks held now, and directories prepared for taking one (see releaseAllLocks) */
+const held = new Set<HeldLock>();
+const staged = new Set<string>();
+
+/**
+ * The lock's path for `target`: `.NAME.linewise.lock` beside it, or, when that would pass the
+ * 255 bytes a name may have, the name cut (on a character boundary) plus a hash of the whole
+ * name, `.CUT~HASH.linewise-lock`: two files whose long names share a beginning never share a
+ * lock, and no uncut lock name (they all end in ".linewise.lock") can equal a cut one.
+ */
+export async function lockPath(target: EditTarget): Promise<string> {
+  const base = path.basename(target.real);
+  const whole = `.${base}.linewise.lock`;
+  if (Buffer.byteLength(whole) <= NAME_MAX) return path.join(path.dirname(target.real), whole);
+  // Web Crypto (a global): no node:crypto import for every start-up to pay.
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', Buffer.from(base));
+  return besideName(target, `~${Buffer.from(digest).toString('hex').slice(0, 16)}.linewise-lock`);
+}
+
+/**
+ * Takes the lock of `target`. It is held only for the check and the rename of a commit. A lock
+ * whose holder is gone (killed by SIGKILL, a crash) is taken over at once; something at the
+ * lock's name that is not a lock is removed once it is old; a live holder is waited for, up to
+ * `waitMs` (10 s), then exit 3 naming its pid. The wait ends at once when `signal` aborts.
+ */
+export async function lock(target: EditTarget, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
+  const file = await lockPath(target);
+  const { dir: staging, entry } = stage(target);
+  try {
+    const deadline = Date.now() + waitMs;
+    let pause = 1;
+    // Steps taken since the last wait: a lock that changes under us is looked at again at once,
+    // a few times, but a name that cannot be read or claimed never makes this loop spin.
+    let steps = 0;
+    for (;;) {
+      stopIfAborted(signal);
+      if (claim(staging, file, target)) {
+        staged.delete(staging);
+        const h = { path: file, entry: path.join(file, entry) };
+        held.add(h);
+        return h;
       }
-      return file;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        const err = fileError(e, target.given);
-        throw new LinewiseError(err.code, `cannot create a lock file beside it: ${err.message}`, target.given, undefined, { cause: e });
+      const state = inspect(file, target);
+      if (state.kind === 'takeover') {
+        await lockTestHooks.beforeTakeover?.(file);
+        removeEntry(state.entry, file, target);
       }
+      if (state.kind !== 'held' && steps++ < 8) continue;
+      if (Date.now() > deadline) throw waitedTooLong(state, file, target, waitMs);
+      await sleep(pause, signal);
+      pause = Math.min(pause * 2, 50);
+      steps = 0;
     }
-    if (lockHolderGone(file)) {
-      unlinkQuietly(file);
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new LinewiseError('locked', `another linewise has been writing it for ${LOCK_WAIT_MS / 1000} s (lock ${file}); nothing was written`, target.given, Exit.stale);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    if (signal?.aborted) throw new Interrupted(signal);
+  } catch (e) {
+    unstage(staging);
+    throw e;
   }
 }
 
-/** The lock's process no longer exists (a lock being written, with no pid yet, is not gone). */
-function lockHolderGone(file: string): boolean {
-  let pid: number;
+/** Releases a lock taken by {@link lock}. Safe to call twice. */
+export function unlock(h: HeldLock): void {
+  unlinkQuietly(h.entry);
   try {
-    pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    fs.rmdirSync(h.path);
   } catch {
-    return false;
+    // gone already, or another process took the empty directory over: it is theirs now
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  held.delete(h);
+}
+
+/** Removes every lock held and every directory prepared for one: for a process about to exit abruptly. */
+export function releaseAllLocks(): void {
+  for (const h of held) unlock(h);
+  for (const s of staged) unstage(s);
+}
+
+/** Prepares the directory that becomes the lock: its owner entry inside. */
+function stage(target: EditTarget): { dir: string; entry: string } {
+  const random = () => Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+  const dir = besideName(target, `.linewise-${random()}.lock-new`);
+  const entry = `pid-${process.pid}-${random()}`;
+  try {
+    fs.mkdirSync(dir, 0o700);
+    staged.add(dir);
+    fs.writeFileSync(path.join(dir, entry), `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    unstage(dir);
+    const err = fileError(e, target.given);
+    throw new LinewiseError(err.code, `cannot create a lock beside it: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
+  }
+  return { dir, entry };
+}
+
+function unstage(dir: string): void {
+  try {
+    for (const e of fs.readdirSync(dir)) unlinkQuietly(path.join(dir, e));
+    fs.rmdirSync(dir);
+  } catch {
+    // already gone (renamed into place, or never made)
+  }
+  staged.delete(dir);
+}
+
+/** Renames the prepared directory onto the lock's name: true when the lock is ours. */
+function claim(staging: string, file: string, target: EditTarget): boolean {
+  try {
+    fs.renameSync(staging, file);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // a non-empty directory (a holder), or something that is not a directory, is there
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return false;
+    const err = fileError(e, target.given);
+    throw new LinewiseError(err.code, `cannot take the lock ${file}: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
+  }
+}
+
+/** What is at the lock's name, when it could not be claimed. */
+type LockState =
+  /** it changed, emptied or went away: claim again */
+  | { kind: 'retry' }
+  /** a holder that is gone: remove its entry, then claim again */
+  | { kind: 'takeover'; entry: string }
+  /** a live holder, or something foreign that is not old yet: wait */
+  | { kind: 'held'; pid: number | undefined; foreign: string | undefined };
+
+/** Looks at the lock's name without opening anything there or following a link. */
+function inspect(file: string, target: EditTarget): LockState {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch {
+    return { kind: 'retry' }; // released meanwhile
+  }
+  const old = Math.abs(Date.now() - st.mtimeMs) > FOREIGN_AGE_MS;
+  if (!st.isDirectory()) {
+    // Not a lock of this version (an older linewise's lock file, a planted FIFO, device or link).
+    if (!old) return { kind: 'held', pid: undefined, foreign: fileKind(st) };
+    removeForeign(file, file, target, fileKind(st));
+    return { kind: 'retry' };
+  }
+  const names = listSome(file);
+  // The name may have been swapped between lstat and the listing (for a link to elsewhere): look again.
+  const again = statOrUndefined(file);
+  if (names === undefined || again === undefined || again.ino !== st.ino || again.dev !== st.dev) return { kind: 'retry' };
+  let live: number | undefined;
+  let young: string | undefined;
+  for (const name of names) {
+    const owner = OWNER.exec(name);
+    const pid = owner ? Number(owner[1]) : undefined;
+    if (pid !== undefined) {
+      if (alive(pid)) live = pid;
+      else return { kind: 'takeover', entry: path.join(file, name) };
+    } else if (old) removeForeign(path.join(file, name), file, target, 'an entry that is not an owner');
+    else young = `an entry ${JSON.stringify(name)} that is not an owner`;
+  }
+  if (live === undefined && young === undefined) return { kind: 'retry' };
+  return { kind: 'held', pid: live, foreign: live === undefined ? young : undefined };
+}
+
+/** Up to ENTRIES_PER_ROUND names in the lock directory; undefined when it went away. */
+function listSome(file: string): string[] | undefined {
+  let d: fs.Dir | undefined;
+  try {
+    d = fs.opendirSync(file);
+    const names: string[] = [];
+    let e: fs.Dirent | null;
+    while (names.length < ENTRIES_PER_ROUND && (e = d.readSync()) !== null) names.push(e.name);
+    return names;
+  } catch {
+    return undefined;
+  } finally {
+    d?.closeSync();
+  }
+}
+
+function statOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process `pid` exists (the probe sends no signal; EPERM: it exists, as another user). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
-    return false;
+    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 
-export function unlock(file: string): void {
-  unlinkQuietly(file);
-  held.delete(file);
+/** Removes a gone holder's entry (another process may have done it first). */
+function removeEntry(entry: string, file: string, target: EditTarget): void {
+  try {
+    fs.unlinkSync(entry);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    const err = fileError(e, target.given);
+    throw new LinewiseError(err.code, `the process that held the lock ${file} is gone, but its entry cannot be removed (${err.message}); remove ${file} and retry; nothing was written`, target.given, undefined, { cause: e });
+  }
 }
 
-/** Removes every lock still held: for a process about to exit abruptly (the CLI calls it on exit). */
-export function releaseAllLocks(): void {
-  for (const l of held) unlock(l);
+/** Removes something old at (or in) the lock that no linewise made; a directory there is refused. */
+function removeForeign(name: string, file: string, target: EditTarget, kind: string): void {
+  try {
+    fs.unlinkSync(name);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    const why = code === 'EISDIR' ? 'it is a directory' : fileError(e, target.given).message;
+    throw new LinewiseError('lock-in-the-way', `${name} is in the way of the lock (${kind}, not linewise's) and cannot be removed: ${why}; remove ${file} and retry; nothing was written`, target.given, Exit.usage, { cause: e });
+  }
+}
+
+function waitedTooLong(state: LockState, file: string, target: EditTarget, waitMs: number): LinewiseError {
+  const secs = waitMs / 1000;
+  if (state.kind !== 'held') {
+    return new LinewiseError('locked', `could not take the lock ${file} in ${secs} s: it cannot be read, or keeps changing; nothing was written. Remove it and retry`, target.given, Exit.stale);
+  }
+  if (state.pid !== undefined) {
+    return new LinewiseError(
+      'locked',
+      `another linewise (pid ${state.pid}) has held the lock ${file} for ${secs} s; nothing was written. Retry later; if pid ${state.pid} is not a linewise editing this file, remove ${file} and retry`,
+      target.given,
+      Exit.stale,
+    );
+  }
+  return new LinewiseError('locked', `${file} is in the way of the lock (${state.foreign ?? 'not a lock'}, not made by this linewise) and was changed in the last ${FOREIGN_AGE_MS / 1000} s; nothing was written. Remove it and retry`, target.given, Exit.stale);
+}
+
+/** Waits `ms`, or less when `signal` aborts (then throws Interrupted). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      if (signal?.aborted) reject(new Interrupted(signal));
+      else resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -1,6 +1,7 @@
 // The process edges as plain interfaces, so the CLI runs in-process in tests with captured output.
 
 import * as fs from 'node:fs';
+import { LinewiseError } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 
 /** Somewhere bytes go: stdout, stderr, or a test's capture. Writes are synchronous. */
@@ -72,15 +73,33 @@ export function fdReader(fd: number): ReadFn {
   };
 }
 
-/** The real process's Io. */
+/**
+ * The process's working directory, or one clear error: the kernel cannot name a directory whose
+ * path is longer than PATH_MAX (ERANGE), nor one that was removed (ENOENT).
+ */
+function workingDirectory(): string {
+  try {
+    return process.cwd();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ERANGE' ? 'its path is longer than the system can name' : code === 'ENOENT' ? 'it no longer exists' : `${code ?? String(e)}`;
+    throw new LinewiseError('cwd', `cannot tell the current directory: ${why}; run linewise from another directory`, undefined, undefined, { cause: e });
+  }
+}
+
+/** The real process's Io. The working directory is asked for only when a command needs it. */
 export function processIo(): Io {
+  let cwd: string | undefined;
   return {
     stdout: fdSink(1, process.stdout.isTTY === true),
     stderr: fdSink(2, process.stderr.isTTY === true),
     stdin: fdReader(0),
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
-    cwd: process.cwd(),
+    get cwd() {
+      cwd ??= workingDirectory();
+      return cwd;
+    },
     trapSignals: true,
   };
 }

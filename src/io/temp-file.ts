@@ -154,20 +154,14 @@ export class TempFile {
   }
 
   /**
-   * Renames the sealed file over the target, unless the target changed since it was examined
-   * (then exit 3, nothing written). The directory is flushed so the rename itself is durable.
+   * Renames the sealed file over the target. The caller has checked, under the lock, that the
+   * target is unchanged ({@link check}) and can be replaced (commit.ts), and flushes the
+   * directory afterwards ({@link syncDir}).
    */
-  commit(): void {
-    this.check();
-    try {
-      fs.renameSync(this.path, this.target.real);
-    } catch (e) {
-      throw fileError(e, this.target.given);
-    }
+  renameOver(): void {
+    fs.renameSync(this.path, this.target.real);
     live.delete(this);
-    syncDir(path.dirname(this.target.real));
   }
-
   /** Throws (exit 3) when the target is no longer the file that was read. */
   check(): void {
     let now: fs.BigIntStats | undefined;
@@ -201,6 +195,7 @@ export function unlinkQuietly(p: string): void {
   }
 }
 
+/** Flushes a directory, so the renames in it are durable. */
 export function syncDir(dir: string): void {
   let fd: number | undefined;
   try {

@@ -42,16 +42,29 @@ export interface OpenedText {
 /** Bytes enough to tell every byte order mark (UTF-32's are 4). */
 const HEAD_BYTES = 4;
 
-/** Reads up to `n` bytes from the start of the input (fewer only at its end). */
-function readHead(read: ReadFn, n: number): Buffer {
+/** The byte order marks: a head that is a proper prefix of one needs more bytes to tell. */
+const MARKS = [[0xef, 0xbb, 0xbf], [0xfe, 0xff], [0xff, 0xfe, 0, 0], [0, 0, 0xfe, 0xff]];
+
+function couldBeMark(head: Uint8Array): boolean {
+  return MARKS.some((m) => head.length < m.length && head.every((b, i) => m[i] === b));
+}
+
+/**
+ * The first bytes of the input: `n` of them (fewer only at its end), or for a `live` input (a
+ * pipe, a terminal) what its first read brings, up to `n`, read further only while they could
+ * still be the start of a byte order mark: a live stream's first line is not held back waiting
+ * for bytes its writer has not sent. `ended`: the input ended within them.
+ */
+function readHead(read: ReadFn, n: number, live: boolean): { head: Buffer; ended: boolean } {
   const head = Buffer.alloc(n);
   let got = 0;
   while (got < n) {
     const k = read(head, got, n - got);
-    if (k <= 0) break;
+    if (k <= 0) return { head: head.subarray(0, got), ended: true };
     got += k;
+    if (live && !couldBeMark(head.subarray(0, got))) break;
   }
-  return head.subarray(0, got);
+  return { head: head.subarray(0, got), ended: false };
 }
 
 /** `read` with `head` (bytes already read from it) given back first. */
@@ -64,7 +77,7 @@ function prefixed(head: Buffer, rest: ReadFn, ended: boolean): ReadFn {
       at += n;
       return n;
     }
-    // A short head means the input ended: do not ask a terminal for more after its end.
+    // The input ended within the head: do not ask a terminal for more after its end.
     return ended ? 0 : rest(buf, offset, length);
   };
 }
@@ -105,24 +118,27 @@ export class BinaryFileError extends LinewiseError {
  * its first bytes (of the decoded text, when decoded) is refused unless `allowBinary`. A byte
  * order mark that contradicts `opts.encoding` is refused. The caller closes `input`.
  */
-export function openText(path: string, io: InputSource, opts: TextOptions = {}): OpenedText {
+export function openText(path: string | Buffer, io: InputSource, opts: TextOptions = {}): OpenedText {
   const input = openInput(path, io);
   let scanner: LineScanner | undefined;
   try {
-    const head = readHead(input.read, HEAD_BYTES);
+    // A pipe's first read is also what is sniffed for binary content (below): no waiting for more.
+    const live = input.size === undefined;
+    const { head, ended } = readHead(input.read, live ? SNIFF_BYTES : HEAD_BYTES, live);
     const { codec, bomLength } = chooseDecoding(head, opts.encoding);
     // Undecoded, the mark goes through the scanner and is skipped there, so the scanner's offsets
     // stay file offsets (replace copies untouched stretches by them).
-    const bytes = prefixed(codec ? head.subarray(bomLength) : head, input.read, head.length < HEAD_BYTES);
+    const bytes = prefixed(codec ? head.subarray(bomLength) : head, input.read, ended);
     scanner = new LineScanner(codec ? codec.decodeReader(bytes, bomLength) : bytes, opts.bufferSize);
     if (!codec && bomLength > 0) {
       scanner.peek(bomLength);
       scanner.skipBytes(bomLength);
     }
     // UTF-16 text is full of NUL bytes: with a codec the decoded text is what is checked.
-    // (Not peeked under -a: a pipe's first rows must not wait for 64 KiB to arrive.)
+    // (Not peeked under -a: a pipe's first rows must not wait for 64 KiB to arrive; a live pipe is
+    // sniffed in its first read only.)
     if (!opts.allowBinary) {
-      const sniffed = scanner.peek(SNIFF_BYTES);
+      const sniffed = scanner.peek(live && !codec ? head.length - bomLength : SNIFF_BYTES);
       if (looksBinary(sniffed)) throw binaryError(codec ? undefined : sniffed, input.name);
     }
     return { input, scanner, bom: bomName(codec, bomLength), codec };

@@ -18,11 +18,26 @@ export interface WalkOptions {
   follow: boolean;
 }
 
-/** A file to search: how rows name it, and where it is. `walked` files are skipped quietly when binary. */
+/**
+ * A file to search: how rows name it, and where it is. `walked` files are skipped quietly when
+ * binary. `abs` is bytes for a walked name that is not valid UTF-8: as a string it would read as
+ * U+FFFD, and two names differing only in such bytes would be one name (one file searched twice,
+ * the other never).
+ */
 export interface SearchTarget {
   display: string;
-  abs: string;
+  abs: string | Buffer;
   walked: boolean;
+}
+
+/** A path as a string, or as bytes where a name in it is not valid UTF-8. */
+type PathBytes = string | Buffer;
+
+/** A directory entry: its name as shown (lossy only for bytes that are not UTF-8), and its own bytes then. */
+interface Entry {
+  name: string;
+  raw: Buffer | undefined;
+  dirent: fs.Dirent<string | Buffer>;
 }
 
 /** A path that could not be walked: reported, and the walk goes on. */
@@ -47,7 +62,36 @@ export function isGlob(p: string): boolean {
   return /[*?[\]{}]/.test(p);
 }
 
-const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.raw && b.raw ? Buffer.compare(a.raw, b.raw) : 0);
+
+function join(dir: PathBytes, name: string, raw: Buffer | undefined): PathBytes {
+  if (typeof dir === 'string' && raw === undefined) return path.join(dir, name);
+  return Buffer.concat([Buffer.from(dir), Buffer.from('/'), raw ?? Buffer.from(name)]);
+}
+
+/**
+ * The entries of a directory. Names are read as strings (fast); a listing that holds U+FFFD, or
+ * a directory named by bytes, is read again as bytes, and each name that is not valid UTF-8
+ * keeps its bytes.
+ */
+function listDir(dir: PathBytes): Entry[] {
+  if (typeof dir === 'string') {
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
+    if (!entries.some((e) => e.name.includes('\ufffd'))) return entries.map((dirent) => ({ name: dirent.name, raw: undefined, dirent }));
+  }
+  return fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }).map((dirent) => {
+    const name = dirent.name.toString('utf8');
+    return { name, raw: Buffer.from(name, 'utf8').equals(dirent.name) ? undefined : dirent.name, dirent };
+  });
+}
+
+/**
+ * The real path, as a string that keeps every byte (for telling directories apart). The native
+ * realpath: the JavaScript one turns a path of bytes into a string first, losing them.
+ */
+function realKey(p: PathBytes): string {
+  return fs.realpathSync.native(p, { encoding: 'buffer' }).toString('latin1');
+}
 
 /** Loads ignore (and fast-glob when `globs` is true) and returns a walker. */
 export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker> {
@@ -78,14 +122,14 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     return false;
   };
 
-  const readRules = (dirAbs: string, base: string, rules: readonly Rules[], entries: readonly fs.Dirent[]): readonly Rules[] => {
+  const readRules = (dirAbs: PathBytes, base: string, rules: readonly Rules[], entries: readonly Entry[]): readonly Rules[] => {
     let ig: Ignore | undefined;
     for (const name of ['.gitignore', '.ignore']) {
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
       if (!entries.some((e) => e.name === name)) continue;
       let text: string;
       try {
-        text = fs.readFileSync(path.join(dirAbs, name), 'utf8');
+        text = fs.readFileSync(join(dirAbs, name, undefined), 'utf8');
       } catch {
         continue; // none here (or unreadable: as git, go on without it)
       }
@@ -95,26 +139,25 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
   };
 
   function* walkDir(
-    dirAbs: string,
+    dirAbs: PathBytes,
     rel: string,
     shown: (rel: string) => string,
     rules: readonly Rules[],
     ancestors: readonly string[],
   ): Generator<SearchTarget | WalkProblem> {
-    let entries: fs.Dirent[];
+    let entries: Entry[];
     try {
-      entries = fs.readdirSync(dirAbs, { withFileTypes: true });
+      entries = listDir(dirAbs);
     } catch (e) {
       yield { error: fileError(e, shown(rel) || '.') };
       return;
     }
     const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules, entries);
     entries.sort(byName);
-    for (const entry of entries) {
-      const name = entry.name;
+    for (const { name, raw, dirent: entry } of entries) {
       if (!o.hidden && name.startsWith('.')) continue;
       const childRel = rel === '' ? name : `${rel}/${name}`;
-      const childAbs = path.join(dirAbs, name);
+      const childAbs = join(dirAbs, name, raw);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -132,7 +175,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
         if (ignored(local, childRel, true) || exclude?.ignores(`${childRel}/`)) continue;
         let real: string;
         try {
-          real = fs.realpathSync(childAbs);
+          real = realKey(childAbs);
         } catch (e) {
           yield { error: fileError(e, shown(childRel)) };
           continue;
@@ -156,9 +199,9 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     walk(dirAbs, display) {
       // display undefined: the current directory, whose files are named without "./"
       const shown = (rel: string) => (display === undefined ? rel : display.endsWith('/') ? `${display}${rel}` : `${display}/${rel}`);
-      let real = dirAbs;
+      let real = Buffer.from(dirAbs).toString('latin1');
       try {
-        real = fs.realpathSync(dirAbs);
+        real = realKey(dirAbs);
       } catch {
         // reported by readdir below
       }

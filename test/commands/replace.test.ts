@@ -346,7 +346,7 @@ async function direct(f: string, args: Partial<ReplaceArgs> & { start: string })
   const chunks: Buffer[] = [];
   const sink = { isTTY: false, write: (c: Uint8Array) => void chunks.push(Buffer.from(c)) };
   const io = { stdout: sink, stderr: sink, stdin: chunkedReader(Buffer.alloc(0)), stdinIsTTY: false, env: {}, cwd: process.cwd() };
-  const ctx = { io, out: new Output(sink), rowStyle: plain, noteStyle: plain, warn() {} };
+  const ctx = { io, out: new Output(sink), rowStyle: plain, noteStyle: plain, warn() {}, failed() {} };
   try {
     return await replace(ctx, f, args.start, undefined, { eol: 'auto', ...args });
   } catch (e) {

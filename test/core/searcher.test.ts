@@ -61,7 +61,7 @@ describe('LineSearcher', () => {
         content,
         fc.noBias(fc.constantFrom(...PATTERNS)), // uniform: constantFrom favours the first
         fc.record({ ignoreCase: fc.boolean(), word: fc.boolean() }),
-        fc.record({ invert: fc.boolean(), before: fc.nat(2), after: fc.nat(2), maxCount: fc.constantFrom(Infinity, 1, 2) }),
+        fc.record({ invert: fc.boolean(), before: fc.constantFrom(0, 1, 2, 1_000_000_000), after: fc.constantFrom(0, 1, 2, 1_000_000_000), maxCount: fc.constantFrom(Infinity, 1, 2) }),
         fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 16, max: 48 }),
         async (input, patterns, po, so, sizes, bufferSize) => {
@@ -115,10 +115,15 @@ describe('LineSearcher', () => {
     expect(await search(input, ['req=beef'], { fixed: true }, { noNumbers: true }, [5], 16)).toHaveLength(2);
   });
 
-  it('matches a line longer than the buffer as a whole, and refuses one past the bound', async () => {
-    const input = Buffer.from(`a\n${'x'.repeat(200)}END\r\nb\n`);
-    expect(await search(input, ['END$'], {}, {}, [5], 16)).toEqual([`2:${'x'.repeat(200)}END\\r\\n`]);
-    await expect(search(input, ['END$'], {}, { maxLine: 100 }, [5], 16)).rejects.toThrow(/line 2 is longer than/);
+  it('matches a line longer than the buffer as a whole; one past the bound is skipped with a note and the search goes on', async () => {
+    const input = Buffer.from(`a\n${'x'.repeat(200)}END\r\nb\nEND\n`);
+    expect(await search(input, ['END$'], {}, {}, [5], 16)).toEqual([`2:${'x'.repeat(200)}END\\r\\n`, '4:END\\n']);
+    const notes: string[] = [];
+    const onNote = (m: string) => void notes.push(m);
+    expect(await search(input, ['END$'], {}, { maxLine: 100, onNote }, [5], 16)).toEqual(['4:END\\n']);
+    expect(await search(input, ['x|b|END'], {}, { maxLine: 100, onNote, before: 1, after: 1 }, [5], 16)).toEqual(['--', '3:b\\n', '4:END\\n']);
+    expect(await search(input, ['x'], {}, { maxLine: 100, onNote, invert: true }, [5], 16)).toEqual(['1:a\\n', '3:b\\n', '4:END\\n']);
+    expect(notes).toEqual(Array(3).fill('line 2 is longer than 100 bytes: not searched (the search goes on after it)'));
   });
 
   it('stops reading once -m is reached and its trailing context printed', async () => {

@@ -1,0 +1,71 @@
+// Whether a file can be replaced by a rename, checked for every file of a batch before any rename:
+// a batch that would fail half-way (a mount point, a sticky directory) is refused whole instead.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LinewiseError } from '../core/errors.js';
+import type { TempFile } from './temp-file.js';
+
+const STICKY = 0o1000;
+/** mountinfo is a few KB; a bound all the same, as for every input linewise reads. */
+const MOUNTINFO_MAX = 4 << 20;
+
+/**
+ * The mount points of this process (Linux: /proc/self/mountinfo), or undefined where they cannot
+ * be listed (then a bind-mounted file is found only by its rename failing, which commit.ts undoes).
+ */
+export function mountPoints(): Set<string> | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let text: string;
+  try {
+    const fd = fs.openSync('/proc/self/mountinfo', 'r');
+    try {
+      const buf = Buffer.allocUnsafe(MOUNTINFO_MAX);
+      let n = 0;
+      for (let k; n < buf.length && (k = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += k;
+      text = buf.toString('utf8', 0, n);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const points = new Set<string>();
+  for (const line of text.split('\n')) {
+    // the fifth field is the mount point, with space, tab, newline and backslash in octal
+    const field = line.split(' ')[4];
+    if (field !== undefined) points.add(field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8))));
+  }
+  return points;
+}
+
+/**
+ * Throws (exit 2, nothing written) when renaming `t` over its target would fail: a directory
+ * that is not writable, a target on another file system than its directory or one that is a
+ * mount point (EXDEV, EBUSY), a sticky directory where neither it nor the file is ours (EPERM).
+ */
+export function checkReplaceable(t: TempFile, mounts: ReadonlySet<string> | undefined): void {
+  const target = t.target;
+  const dir = path.dirname(target.real);
+  const refuse = (why: string) => new LinewiseError('not-replaceable', `cannot be replaced: ${why}; nothing was written`, target.given);
+  let dirStat: fs.Stats;
+  let tempStat: fs.Stats;
+  try {
+    dirStat = fs.statSync(dir);
+    tempStat = fs.statSync(t.path);
+  } catch {
+    throw refuse(`its directory ${dir} cannot be examined`);
+  }
+  try {
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch {
+    throw refuse(`its directory ${dir} is not writable`);
+  }
+  if (BigInt(tempStat.dev) !== target.stat.dev || mounts?.has(target.real)) {
+    throw refuse('it is a mount point (a file mounted over this name); edit the file mounted there');
+  }
+  const euid = process.geteuid?.();
+  if (euid !== undefined && euid !== 0 && dirStat.mode & STICKY && dirStat.uid !== euid && Number(target.stat.uid) !== euid) {
+    throw refuse(`its directory ${dir} is sticky (+t) and neither it nor the file is yours`);
+  }
+}
