@@ -10,6 +10,9 @@ import { main } from '../src/cli/main.js';
 import { LinewiseError } from '../src/core/errors.js';
 import type { Io, Sink } from '../src/io/streams.js';
 
+/** What follows the row of a line without terminator on every output: "\n", the marker, "\n". */
+export const MARK = '\n\\ No newline at end of file\n';
+
 export const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
 export const fixture = (name: string) => path.join(FIXTURES, name);
 

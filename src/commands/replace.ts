@@ -3,13 +3,16 @@
 // outcome printed (a diff, JSON records, or the current lines of a stale edit).
 
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
-import { parseRows, type Row } from '../core/parse-rows.js';
+import { parseRows } from '../core/parse-rows.js';
+import { quoteRowPath } from '../core/path-names.js';
 import { parseCount } from '../core/ranges.js';
-import { terminatorOf } from '../core/terminators.js';
-import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replaceRows, type ReplaceResult } from '../engine/edit.js';
+import { bodyOf } from '../core/terminators.js';
+import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type ReplaceResult } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
+import { anchorOf } from '../engine/results.js';
 import { StaleEditError } from '../engine/stale.js';
 import { fileChangeRecord, lineFields, writeRecord } from '../format/json.js';
+import { endRow } from '../format/rows.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
 import type { Context } from './context.js';
@@ -23,6 +26,8 @@ export interface ReplaceArgs {
   rows?: string | boolean;
   /** rows as they were read: the stale-edit guard */
   expect?: string;
+  /** rows carry paths ended by a NUL, as `grep -0` prints them (`-0/--null`) */
+  null?: boolean;
   eol: EolMode;
   dryRun?: boolean;
   json?: boolean;
@@ -37,13 +42,13 @@ export interface ReplaceArgs {
 export async function replace(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs): Promise<ExitCode> {
   const stdinUsers = [o.rows === true || o.rows === '-', o.from === '-', o.expect === '-'].filter(Boolean).length;
   if (stdinUsers > 1) throw usage('standard input can feed only one of --rows, --from and --expect');
-  const expect = o.expect === undefined ? [] : expectedLines(parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect));
+  const expectRows = o.expect === undefined ? [] : parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect, { nul: o.null === true });
   const options: EditRunOptions = {
     eol: o.eol,
     dryRun: o.dryRun,
     text: o.binary,
     encoding: o.encoding,
-    expect,
+    expectRows,
     expectSource: '--expect',
     staleShown: 'on stdout',
     cwd: ctx.io.cwd,
@@ -69,12 +74,9 @@ async function run(ctx: Context, file: string | undefined, startArg: string | un
     if (startArg !== undefined) throw usage('--rows takes no START or END: each row names its line');
     if (o.text !== undefined || o.from !== undefined) throw usage('--rows brings its own text; --text and --from apply to a range');
     const source = o.rows === true ? '-' : o.rows;
-    const rows = parseRows(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source);
+    const rows = parseRows(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source, { nul: o.null === true });
     if (rows.length === 0) ctx.warn('no rows to apply; nothing written');
-    return replaceRows(
-      rows.map((r) => ({ ...(r.path !== undefined ? { path: r.path } : {}), line: r.line, text: r.bytes, rowNumber: r.rowNumber })),
-      { ...options, ...(file !== undefined ? { path: file } : {}) },
-    );
+    return replaceParsedRows(rows, { ...options, ...(file !== undefined ? { path: file } : {}) });
   }
   if (file === undefined || startArg === undefined) {
     throw usage('give FILE START [END] and the new text, or --rows (see linewise help replace)');
@@ -82,11 +84,6 @@ async function run(ctx: Context, file: string | undefined, startArg: string | un
   const start = parseCount(startArg, 'START', 1);
   const end = endArg === undefined ? start : parseCount(endArg, 'END');
   return replaceRange(file, { start, end, text: newText(ctx, o) }, options);
-}
-
-/** Rows as read, for the guard. */
-function expectedLines(rows: readonly Row[]): ExpectedLine[] {
-  return rows.map((r) => ({ ...(r.path !== undefined ? { path: r.path } : {}), line: r.line, bytes: r.bytes, rowNumber: r.rowNumber }));
 }
 
 function usage(message: string): LinewiseError {
@@ -104,19 +101,20 @@ function newText(ctx: Context, o: ReplaceArgs): Buffer {
   return readOptionInput(ctx.io, '-', '--from');
 }
 
-/** Prints the current lines of every stale file as rows (or JSON records). */
+/** Prints the current lines of every stale file as rows (anchored if the caller's were), or JSON records. */
 function printStale(ctx: Context, e: StaleEditError, json: boolean): void {
   for (const f of e.files) {
     for (const m of f.mismatches) {
+      const anchor = f.anchored && m.current ? anchorOf(bodyOf(m.current)) : undefined;
       if (json) {
-        writeRecord(ctx.out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }) });
+        writeRecord(ctx.out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }), ...(anchor ? { anchor } : {}) });
         continue;
       }
       if (m.current === undefined) continue;
-      if (f.pathRows) ctx.out.text(`${f.path}\t`);
-      ctx.out.text(`${m.line}\t`);
+      if (f.pathRows) ctx.out.text(`${quoteRowPath(f.path)}\t`);
+      ctx.out.text(`${m.line}${anchor ? `#${anchor}` : ''}\t`);
       ctx.out.bytes(m.current);
-      if (terminatorOf(m.current) === '') ctx.out.leaveOpen();
+      endRow(ctx.out, m.current, 0, m.current.length);
     }
   }
 }

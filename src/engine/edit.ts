@@ -4,6 +4,7 @@
 import { EOL_MODES, type EolMode } from '../core/eol.js';
 import { LinewiseError } from '../core/errors.js';
 import type { Row } from '../core/parse-rows.js';
+import { ANCHOR_PATTERN } from '../core/row-fields.js';
 import { editRangeProblem } from '../core/ranges.js';
 import type { WriteFn } from '../io/temp-file.js';
 import { loadEncoding } from './encodings.js';
@@ -49,6 +50,8 @@ export interface ReplaceOptions extends ReadOptions {
 
 /** Options of the CLI's calls beyond the library's. */
 export interface EditRunOptions extends ReplaceOptions {
+  /** the expected rows as parsed (with what `expect` cannot say: another reading of a row); wins over `expect` */
+  expectRows?: readonly Row[];
   /** how messages name the expected rows' input */
   expectSource?: string;
   /** where the stale error says the current lines are */
@@ -76,6 +79,11 @@ export interface RowEdit {
   text: string | Uint8Array;
   /** its number in the caller's input of rows, for messages; default its index + 1 */
   rowNumber?: number;
+  /**
+   * The line's anchor as read (a {@link Line}'s `anchor`, 4 to 16 lowercase hex digits): the
+   * row is applied only if the line still has it; else nothing is written (StaleEditError).
+   */
+  anchor?: string;
 }
 
 /** What an edit did to one file (the CLI's `--json` record). */
@@ -131,7 +139,7 @@ export async function replace(path: string, edits: RangeEdit | readonly RangeEdi
     return { start, end, text: v.textBytes(e.text, `${what}text`) };
   });
   const source = inputSource(o);
-  const plans = rangePlan(source.cwd, file, ranges, expectedRows(o.expect), o.expectSource);
+  const plans = rangePlan(source.cwd, file, ranges, o.expectRows ?? expectedRows(o.expect), o.expectSource);
   return apply(plans, o);
 }
 
@@ -159,10 +167,18 @@ export async function replaceRows(rows: readonly RowEdit[], options: EditRunOpti
     if (nl !== -1 && nl !== bytes.length - 1) {
       throw new LinewiseError('bad-row', `row ${rowNumber}: a row's text is one line; use replace() with a range for several`, 'rows');
     }
-    return { path: v.optionalString(r.path, `row ${rowNumber}: path`), line: v.count(r.line, `row ${rowNumber}: line`, 1), bytes, rowNumber };
+    const anchor = v.optionalString(r.anchor, `row ${rowNumber}: anchor`);
+    if (anchor !== undefined && !ANCHOR_PATTERN.test(anchor)) throw new LinewiseError('bad-option', `row ${rowNumber}: anchor must be 4 to 16 lowercase hex digits, not "${anchor}"`);
+    return { path: v.optionalString(r.path, `row ${rowNumber}: path`), line: v.count(r.line, `row ${rowNumber}: line`, 1), bytes, rowNumber, ...(anchor !== undefined ? { anchor } : {}) };
   });
+  return replaceParsedRows(parsed, o);
+}
+
+/** {@link replaceRows} for rows as `replace --rows` parsed them (checked there, one line each). */
+export async function replaceParsedRows(rows: readonly Row[], options: EditRunOptions & { path?: string }): Promise<ReplaceResult> {
+  const o = v.options<EditRunOptions & { path?: string }>(options, 'options');
   const source = inputSource(o);
-  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), parsed, expectedRows(o.expect), o.expectSource);
+  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), rows, o.expectRows ?? expectedRows(o.expect), o.expectSource);
   return apply(plans, o);
 }
 

@@ -3,10 +3,11 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Edit, type Expectation, planEdits, rowEdits, rowExpectations } from '../core/edit-plan.js';
+import { type Edit, type Expectation, planEdits, rowAnchors, rowEdits, rowExpectations } from '../core/edit-plan.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import type { Row } from '../core/parse-rows.js';
+import { hasRawBytes, quotePath, quoteRowPath } from '../core/path-names.js';
 import { type EditTarget, resolveTarget } from '../io/edit-target.js';
 
 /** The edits and expectations of one file. */
@@ -18,6 +19,8 @@ export interface FilePlan {
   expect: Expectation[];
   /** rows carried paths: stale lines are shown with them */
   pathRows: boolean;
+  /** rows carried anchors: stale lines are shown anchored */
+  anchored: boolean;
 }
 
 /** A range edit of one file: lines `start..end` become `text` (`end = start - 1` inserts). */
@@ -41,9 +44,10 @@ export function rangePlan(cwd: string, file: string, ranges: readonly RangeSpec[
   const edits: Edit[] = ranges.map(({ start, end, text }) => ({ start, end, lines: splitLines(text), origin: rangeOrigin(start, end) }));
   const pathRows = expectRows.some((r) => r.path !== undefined);
   for (const r of expectRows) {
+    if (r.alt !== undefined && altApplies(cwd, r.alt.path, target)) throw twoReadings(r, expectSource);
     if (r.path !== undefined && !sameTarget(cwd, r.path, target)) throw rowForOtherFile(r, expectSource, file);
   }
-  return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows }];
+  return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows, anchored: expectRows.some((r) => r.anchor !== undefined) }];
 }
 
 /** Rows grouped by the file they edit; with `file`, every row must be for it. */
@@ -52,8 +56,12 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
   const plans = new Map<string, FilePlan>();
   const fixed = file === undefined ? undefined : resolveTarget(file, cwd);
   const planFor = (row: Row, source: string): FilePlan => {
+    if (row.alt !== undefined && altApplies(cwd, row.alt.path, fixed)) throw twoReadings(row, source);
     if (row.path === undefined && fixed === undefined) {
       throw new LinewiseError('bad-row', `row ${row.rowNumber} has no path: name the file, as in linewise replace FILE --rows`, source);
+    }
+    if (row.path !== undefined && hasRawBytes(row.path)) {
+      throw new LinewiseError('bad-row', `row ${row.rowNumber}: the path ${quoteRowPath(row.path)} is not valid UTF-8, which replace cannot name exactly; rename the file to edit it by rows`, source);
     }
     let target: EditTarget;
     if (fixed !== undefined) {
@@ -65,16 +73,23 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
     // Two names of one file (a.txt, ./a.txt, a link to it) are one plan: their edits must not clash.
     let plan = plans.get(target.real);
     if (plan === undefined) {
-      plan = { given: fixed ? file! : row.path!, target, edits: [], expect: [], pathRows: row.path !== undefined };
+      plan = { given: fixed ? file! : row.path!, target, edits: [], expect: [], pathRows: row.path !== undefined, anchored: false };
       plans.set(target.real, plan);
     }
     return plan;
   };
-  for (const row of rows) planFor(row, 'rows').edits.push(...rowEdits([row]));
+  for (const row of rows) {
+    const plan = planFor(row, 'rows');
+    plan.edits.push(...rowEdits([row]));
+    // An anchored row guards the line it replaces: the line must still be the one read.
+    plan.expect.push(...rowAnchors([row]));
+    if (row.anchor !== undefined) plan.anchored = true;
+  }
   for (const row of expectRows) {
     const plan = planFor(row, expectSource);
-    if (plan.edits.length === 0) throw new LinewiseError('bad-row', `row ${row.rowNumber} is for ${row.path}, which no row edits`, expectSource);
+    if (plan.edits.length === 0) throw new LinewiseError('bad-row', `row ${row.rowNumber} is for ${quotePath(row.path ?? '')}, which no row edits`, expectSource);
     plan.expect.push(...rowExpectations([row]));
+    if (row.anchor !== undefined) plan.anchored = true;
   }
   // Clashing rows are refused before any file is read.
   for (const plan of plans.values()) {
@@ -96,5 +111,24 @@ function sameTarget(cwd: string, p: string, target: EditTarget): boolean {
 }
 
 function rowForOtherFile(row: Row, source: string, file: string): LinewiseError {
-  return new LinewiseError('bad-row', `row ${row.rowNumber} is for ${row.path}, not ${file}; leave FILE out to patch several files`, source);
+  return new LinewiseError('bad-row', `row ${row.rowNumber} is for ${quotePath(row.path ?? '')}, not ${quotePath(file)}; leave FILE out to patch several files`, source);
+}
+
+function twoReadings(row: Row, source: string): LinewiseError {
+  return new LinewiseError('bad-row', `row ${row.rowNumber} reads two ways: ${row.alt!.why}; nothing was written`, source);
+}
+
+/**
+ * The other reading of a row could apply: with FILE, its path names FILE; without, its path
+ * names a file that exists. Then which one the row means cannot be told, and it is refused.
+ */
+function altApplies(cwd: string, altPath: string, fixed: EditTarget | undefined): boolean {
+  if (hasRawBytes(altPath)) return false; // such a path is refused by name anyway
+  if (fixed !== undefined) return sameTarget(cwd, altPath, fixed);
+  try {
+    fs.lstatSync(path.resolve(cwd, altPath));
+    return true;
+  } catch {
+    return false;
+  }
 }

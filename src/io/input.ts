@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
+import { fsPath } from '../core/path-names.js';
 import { fdReader } from './streams.js';
 
 /** Where inputs are found: relative paths start at `cwd`, and `-` reads `stdin`. */
@@ -68,7 +69,8 @@ export function openInput(path: string, io: InputSource): Input {
   let fd: number;
   try {
     // Relative to the source's working directory (the process's own, except in tests and servers).
-    fd = fs.openSync(resolvePath(io.cwd, path), 'r');
+    // fsPath: a walked name that is not UTF-8 is opened by its own bytes, never by a look-alike.
+    fd = fs.openSync(fsPath(resolvePath(io.cwd, path)), 'r');
   } catch (e) {
     throw fileError(e, path);
   }

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath, pathFromBytes } from '../core/path-names.js';
 import { fileError } from './input.js';
 
 export interface WalkOptions {
@@ -18,7 +19,11 @@ export interface WalkOptions {
   follow: boolean;
 }
 
-/** A file to search: how rows name it, and where it is. `walked` files are skipped quietly when binary. */
+/**
+ * A file to search: how rows name it, and where it is. `walked` files are skipped quietly when
+ * binary. A walked name that is not UTF-8 keeps its bytes (see core/path-names): open it with
+ * `fsPath(abs)`.
+ */
 export interface SearchTarget {
   display: string;
   abs: string;
@@ -49,6 +54,12 @@ export function isGlob(p: string): boolean {
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** A directory entry, its name read as bytes: two names that are not UTF-8 never print or open alike. */
+interface Entry {
+  name: string;
+  dirent: fs.Dirent<Buffer>;
+}
+
 /** Loads ignore (and fast-glob when `globs` is true) and returns a walker. */
 export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker> {
   const ignoreModule = await import('ignore');
@@ -78,14 +89,14 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     return false;
   };
 
-  const readRules = (dirAbs: string, base: string, rules: readonly Rules[], entries: readonly fs.Dirent[]): readonly Rules[] => {
+  const readRules = (dirAbs: string, base: string, rules: readonly Rules[], entries: readonly Entry[]): readonly Rules[] => {
     let ig: Ignore | undefined;
     for (const name of ['.gitignore', '.ignore']) {
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
       if (!entries.some((e) => e.name === name)) continue;
       let text: string;
       try {
-        text = fs.readFileSync(path.join(dirAbs, name), 'utf8');
+        text = fs.readFileSync(fsPath(path.join(dirAbs, name)), 'utf8');
       } catch {
         continue; // none here (or unreadable: as git, go on without it)
       }
@@ -101,17 +112,16 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     rules: readonly Rules[],
     ancestors: readonly string[],
   ): Generator<SearchTarget | WalkProblem> {
-    let entries: fs.Dirent[];
+    let entries: Entry[];
     try {
-      entries = fs.readdirSync(dirAbs, { withFileTypes: true });
+      entries = fs.readdirSync(fsPath(dirAbs), { withFileTypes: true, encoding: 'buffer' }).map((dirent) => ({ name: pathFromBytes(dirent.name), dirent }));
     } catch (e) {
       yield { error: fileError(e, shown(rel) || '.') };
       return;
     }
     const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules, entries);
     entries.sort(byName);
-    for (const entry of entries) {
-      const name = entry.name;
+    for (const { name, dirent: entry } of entries) {
       if (!o.hidden && name.startsWith('.')) continue;
       const childRel = rel === '' ? name : `${rel}/${name}`;
       const childAbs = path.join(dirAbs, name);
@@ -120,7 +130,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       if (entry.isSymbolicLink()) {
         if (!o.follow) continue; // never follow a path the user did not give
         try {
-          const st = fs.statSync(childAbs);
+          const st = fs.statSync(fsPath(childAbs));
           isDir = st.isDirectory();
           isFile = st.isFile();
         } catch (e) {
@@ -132,7 +142,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
         if (ignored(local, childRel, true) || exclude?.ignores(`${childRel}/`)) continue;
         let real: string;
         try {
-          real = fs.realpathSync(childAbs);
+          real = pathFromBytes(fs.realpathSync(fsPath(childAbs), { encoding: 'buffer' }));
         } catch (e) {
           yield { error: fileError(e, shown(childRel)) };
           continue;

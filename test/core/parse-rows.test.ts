@@ -5,6 +5,8 @@ import { esc, errorOf as rowsError } from '../helpers.js';
 const parse = (s: string | Buffer) =>
   parseRows(typeof s === 'string' ? Buffer.from(s, 'latin1') : s, 'rows').map((r) => `${r.path ?? ''}|${r.line}|${esc(r.bytes)}`);
 
+const parseNul = (s: string) => parseRows(Buffer.from(s, 'latin1'), 'rows', { nul: true }).map((r) => `${r.path ?? ''}|${r.line}|${esc(r.bytes)}`);
+
 const errorOf = (s: string) => rowsError(() => parseRows(Buffer.from(s, 'latin1'), 'rows'));
 
 describe('parseRows', () => {
@@ -14,8 +16,10 @@ describe('parseRows', () => {
     expect(parse('')).toEqual([]);
   });
 
-  it('reads path rows, with a tab or a NUL after the path', () => {
-    expect(parse('a.txt\t3\tx\r\nsub dir/b.txt\x004\ty\n')).toEqual(['a.txt|3|x\\r\\n', 'sub dir/b.txt|4|y\\n']);
+  it('reads path rows: a tab after the path, or a NUL under --null', () => {
+    expect(parse('a.txt\t3\tx\r\nsub dir/b.txt\t4\ty\n')).toEqual(['a.txt|3|x\\r\\n', 'sub dir/b.txt|4|y\\n']);
+    expect(parseNul('a.txt\x003\tx\r\nsub dir/b.txt\x004\ty\n')).toEqual(['a.txt|3|x\\r\\n', 'sub dir/b.txt|4|y\\n']);
+    expect(errorOf('sub dir/b.txt\x004\ty\n')).toMatch(/^bad-row: row 1: .*read such rows with replace --null/);
   });
 
   it("skips page's footer and the blank line before it, and grep's -- separator, colored or not", () => {

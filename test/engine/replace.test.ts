@@ -196,7 +196,8 @@ describe('replaceRows', () => {
       const [a, b] = copies(name);
       const rowsOut = (await run(['readlines', a, '1'])).stdout.toString('utf8');
       const upper = (t: string) => t.replace(/[a-z]/g, (c) => c.toUpperCase());
-      const edited = upper(rowsOut);
+      // the rows, edited; the no-newline marker left as it is, as an editor would
+      const edited = rowsOut.replace(/^\d+\t[^\n]*/gm, upper);
       const cli = await run(['replace', a, '--rows', '-'], { stdin: edited });
       expect(cli.status, cli.stderr).toBe(0);
       const lines = readLines(b, 1);
