@@ -11,12 +11,19 @@ export { CUT_MARK } from './row-fields.js';
 /** The separator grep prints between groups of context. */
 export const GROUP_SEPARATOR = '--';
 
-/** Another reading of a row's bytes: the row is refused when that reading could apply too. */
+/**
+ * Another reading of a row's bytes, as a row for `path`. Which one applies is decided where the
+ * files are known (engine/plans.ts): the one that names a file, and when both do, neither.
+ */
 export interface AltReading {
   path: string;
   line: number;
+  bytes: Buffer;
+  anchor?: string;
   /** why the row reads two ways, for the message */
   why: string;
+  /** taking this reading gives back the bytes of the row before it (the marker was a path's start) */
+  restore?: { row: Row; bytes: Buffer };
 }
 
 /** One row parsed back: which line of which file, and the new bytes (terminator included, if any). */
@@ -33,8 +40,8 @@ export interface Row {
   rowNumber: number;
   /** the anchor of an anchored row (`<n>#<anchor>`): lowercase hex, a prefix of the line's hash */
   anchor?: string;
-  /** set when the same bytes also read as a row for another path (see {@link AltReading}) */
-  alt?: AltReading;
+  /** other readings of the same bytes, as rows for other paths (see {@link AltReading}) */
+  alts?: AltReading[];
 }
 
 export interface ParseRowsOptions {
@@ -64,8 +71,8 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
   let rowNumber = 0;
   /** the row just read, which a marker may follow */
   let last: Row | undefined;
-  /** under --null: a decoration line just skipped, which could also be the start of the next path */
-  let skipped: Buffer | undefined;
+  /** under --null: decoration lines just skipped, which could also be the start of the next path */
+  let skipped: { line: Buffer; restore?: { row: Row; bytes: Buffer } }[] = [];
   // A UTF-8 BOM at the very start (an editor saved the rows file) is not part of the first row.
   // Never under --null: there the first bytes are a path, which may begin with U+FEFF.
   if (!nul && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) at = 3;
@@ -74,30 +81,38 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
     const nl = input.indexOf(LF, at);
     const end = nl === -1 ? input.length : nl + 1;
     const text = decorationText(input.subarray(at, end));
-    if (text === NO_NEWLINE_MARK) {
+    // Under --null a path may begin like a decoration: where none can stand (a marker after no
+    // row, a separator before the first row), those bytes start a path.
+    const asPath = nul && (text === NO_NEWLINE_MARK ? last === undefined : text === GROUP_SEPARATOR && rows.length === 0);
+    if (text === NO_NEWLINE_MARK && !asPath) {
       if (last === undefined) throw rowError(source, rowNumber, `"${NO_NEWLINE_MARK}" follows no row`);
+      if (nul) skipped.push({ line: input.subarray(at, end), restore: { row: last, bytes: last.bytes } });
       last.bytes = withoutSeparator(last.bytes, input.subarray(at, end));
       last = undefined;
-      skipped = nul ? input.subarray(at, end) : undefined;
       at = end;
       continue;
     }
-    if (text === GROUP_SEPARATOR || (!nul && (isFooter(text) || (text === '' && isFooter(decorationText(nextLine(input, end))))))) {
+    if ((text === GROUP_SEPARATOR && !asPath) || (!nul && (isFooter(text) || (text === '' && isFooter(decorationText(nextLine(input, end))))))) {
       last = undefined;
-      skipped = nul ? input.subarray(at, end) : undefined;
+      if (nul) skipped.push({ line: input.subarray(at, end) });
       at = end;
       continue;
     }
     const parsed = nul ? nulRow(input, at, source, rowNumber) : { row: textRow(input.subarray(at, end), source, rowNumber), end };
-    if (skipped !== undefined && parsed.row.path !== undefined) {
-      // The skipped line could be the first line of this row's path (a path may hold "\n" here).
-      parsed.row.alt = {
-        path: pathFromBytes(Buffer.concat([skipped, pathBytesOf(input, at)])),
-        line: parsed.row.line,
-        why: 'the line before it, taken as a decoration, may be the start of its path',
-      };
+    if (skipped.length > 0) {
+      // The lines skipped could be the first lines of this row's path (a path may hold "\n" here).
+      const { row } = parsed;
+      const tail = pathBytesOf(input, at);
+      row.alts = skipped.map((d, i) => ({
+        path: pathFromBytes(Buffer.concat([...skipped.slice(i).map((x) => x.line), tail])),
+        line: row.line,
+        bytes: row.bytes,
+        ...(row.anchor !== undefined ? { anchor: row.anchor } : {}),
+        why: 'the lines before it, taken as decorations, may be the start of its path',
+        ...(d.restore ? { restore: d.restore } : {}),
+      }));
     }
-    skipped = undefined;
+    skipped = [];
     rows.push(parsed.row);
     last = parsed.row;
     at = parsed.end;
@@ -178,7 +193,7 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
     if (f.cut) throw cutError(f.line, bad);
     const plain: Row = { path: undefined, line: toLine(f.line, bad), bytes: row.subarray(tab + 1), rowNumber, ...(f.anchor !== undefined ? { anchor: f.anchor } : {}) };
     const alt = altPathRow(row, tab, firstText);
-    if (alt !== undefined) plain.alt = alt;
+    if (alt !== undefined) plain.alts = [alt];
     return plain;
   }
   const path = pathFromBytes(first);
@@ -194,7 +209,13 @@ function altPathRow(row: Buffer, tab: number, first: string): AltReading | undef
   if (f === undefined || 'bad' in f || f.cut) return undefined;
   const line = Number(f.line);
   if (!Number.isSafeInteger(line) || line < 1) return undefined;
-  return { path: first, line, why: `it also reads as line ${line} of a file named ${first} (rows print such a name quoted: "${first}")` };
+  return {
+    path: first,
+    line,
+    bytes: row.subarray(tab2 + 1),
+    ...(f.anchor !== undefined ? { anchor: f.anchor } : {}),
+    why: `it also reads as line ${line} of a file named ${first} (rows print such a name quoted: "${first}")`,
+  };
 }
 
 /** One --null row from `at`: `<path>\0<field>\t<text>`, the path running to the NUL whatever it holds. */

@@ -43,8 +43,7 @@ export function rangePlan(cwd: string, file: string, ranges: readonly RangeSpec[
   const target = resolveTarget(file, cwd);
   const edits: Edit[] = ranges.map(({ start, end, text }) => ({ start, end, lines: splitLines(text), origin: rangeOrigin(start, end) }));
   const pathRows = expectRows.some((r) => r.path !== undefined);
-  for (const r of expectRows) {
-    if (r.alt !== undefined && altApplies(cwd, r.alt.path, target)) throw twoReadings(r, expectSource);
+  for (const r of resolveReadings(cwd, target, expectRows, expectSource)) {
     if (r.path !== undefined && !sameTarget(cwd, r.path, target)) throw rowForOtherFile(r, expectSource, file);
   }
   return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows, anchored: expectRows.some((r) => r.anchor !== undefined) }];
@@ -56,7 +55,6 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
   const plans = new Map<string, FilePlan>();
   const fixed = file === undefined ? undefined : resolveTarget(file, cwd);
   const planFor = (row: Row, source: string): FilePlan => {
-    if (row.alt !== undefined && altApplies(cwd, row.alt.path, fixed)) throw twoReadings(row, source);
     if (row.path === undefined && fixed === undefined) {
       throw new LinewiseError('bad-row', `row ${row.rowNumber} has no path: name the file, as in linewise replace FILE --rows`, source);
     }
@@ -78,14 +76,14 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
     }
     return plan;
   };
-  for (const row of rows) {
+  for (const row of resolveReadings(cwd, fixed, rows, 'rows')) {
     const plan = planFor(row, 'rows');
     plan.edits.push(...rowEdits([row]));
     // An anchored row guards the line it replaces: the line must still be the one read.
     plan.expect.push(...rowAnchors([row]));
     if (row.anchor !== undefined) plan.anchored = true;
   }
-  for (const row of expectRows) {
+  for (const row of resolveReadings(cwd, fixed, expectRows, expectSource)) {
     const plan = planFor(row, expectSource);
     if (plan.edits.length === 0) throw new LinewiseError('bad-row', `row ${row.rowNumber} is for ${quotePath(row.path ?? '')}, which no row edits`, expectSource);
     plan.expect.push(...rowExpectations([row]));
@@ -114,20 +112,32 @@ function rowForOtherFile(row: Row, source: string, file: string): LinewiseError 
   return new LinewiseError('bad-row', `row ${row.rowNumber} is for ${quotePath(row.path ?? '')}, not ${quotePath(file)}; leave FILE out to patch several files`, source);
 }
 
-function twoReadings(row: Row, source: string): LinewiseError {
-  return new LinewiseError('bad-row', `row ${row.rowNumber} reads two ways: ${row.alt!.why}; nothing was written`, source);
+/**
+ * Rows with another reading (a plain row that also reads as a path row, a --null path that may
+ * begin with the decoration before it) as the one reading that can apply: the one whose path
+ * names a file (with FILE: names FILE). Two that can: refused, nothing written.
+ */
+function resolveReadings(cwd: string, fixed: EditTarget | undefined, rows: readonly Row[], source: string): Row[] {
+  return rows.map((row) => {
+    if (row.alts === undefined) return row;
+    const fits = row.alts.filter((a) => names(cwd, a.path, fixed));
+    if (fits.length === 0) return row;
+    const primary = row.path === undefined ? fixed !== undefined : names(cwd, row.path, fixed);
+    if (primary || fits.length > 1) {
+      throw new LinewiseError('bad-row', `row ${row.rowNumber} reads two ways: ${fits[0]!.why}; nothing was written`, source);
+    }
+    const { path: p, line, bytes, anchor, restore } = fits[0]!;
+    if (restore) restore.row.bytes = restore.bytes;
+    return { path: p, line, bytes, rowNumber: row.rowNumber, ...(anchor !== undefined ? { anchor } : {}) };
+  });
 }
 
-/**
- * The other reading of a row could apply: with FILE, its path names FILE; without, its path
- * names a file that exists. Then which one the row means cannot be told, and it is refused.
- */
-function altApplies(cwd: string, altPath: string, fixed: EditTarget | undefined): boolean {
-  if (hasRawBytes(altPath)) return false; // such a path is refused by name anyway
-  if (fixed !== undefined) return sameTarget(cwd, altPath, fixed);
+/** `p` names a file that could be edited: a regular file (with FILE: FILE itself). */
+function names(cwd: string, p: string, fixed: EditTarget | undefined): boolean {
+  if (p === '' || hasRawBytes(p)) return false; // "" is no file; a name not UTF-8 is refused by name anyway
+  if (fixed !== undefined) return sameTarget(cwd, p, fixed);
   try {
-    fs.lstatSync(path.resolve(cwd, altPath));
-    return true;
+    return fs.statSync(path.resolve(cwd, p)).isFile();
   } catch {
     return false;
   }

@@ -164,8 +164,9 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
 
   return {
     walk(dirAbs, display) {
-      // display undefined: the current directory, whose files are named without "./"
-      const shown = (rel: string) => (display === undefined ? rel : display.endsWith('/') ? `${display}${rel}` : `${display}/${rel}`);
+      // display undefined: the current directory, whose files are named without "./" (but "./-":
+      // a row naming "-" would mean standard input)
+      const shown = (rel: string) => (display === undefined ? (rel === '-' ? './-' : rel) : display.endsWith('/') ? `${display}${rel}` : `${display}/${rel}`);
       let real = dirAbs;
       try {
         real = fs.realpathSync(dirAbs);
