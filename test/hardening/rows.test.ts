@@ -1,4 +1,4 @@
-// Rows that cannot lie (docs/HARDENING.md, "Rows"): no file name, joining of row streams or lost
+// Rows that cannot lie (docs/HARDENING.md, "Rows that cannot lie"): no file name, joining of row streams or lost
 // decoding makes replace write a byte it was not asked to write. Every case compares the whole
 // directory, names and bytes, before and after; a refusal is exit 2 (or 3) with nothing written.
 
