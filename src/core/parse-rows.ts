@@ -137,9 +137,12 @@ function withoutSeparator(row: Buffer, marker: Buffer): Buffer {
   return row[row.length - 1] === LF ? row.subarray(0, -1) : row;
 }
 
-/** Page's footer: `[Read 2 lines (lines 1-2 ...).]`; never holds a tab, which every row does. */
+/**
+ * page's footer (`[Read 2 lines (lines 1-2 ...).]`) and a receipt's (`[Edited ...]`, see
+ * format/receipt.ts); never holding a tab, which every row does (paths in them are quoted).
+ */
 function isFooter(text: string): boolean {
-  return /^\[Read \d+ lines? \(lines \d+-\d+(?: of \d+ total)?\)\.[^\t]*\]$/.test(text);
+  return /^\[(?:Read \d+ lines? \(lines \d+-\d+(?: of \d+ total)?\)\.|Edited )[^\t]*\]$/.test(text);
 }
 
 /** A line's text as a decoration: without its line ending and without color (`--color always`). */

@@ -77,11 +77,3 @@ export class TextRows implements RowSink {
     this.out.text('\n');
   }
 }
-
-/**
- * Bytes a row adds before line `n`'s bytes (`<n>\t`, or `<n>#<anchor>\t`): what page's byte cap
- * counts besides the line.
- */
-export function rowPrefixLength(n: number, anchored = false): number {
-  return String(n).length + 1 + (anchored ? 1 + ANCHOR_DIGITS : 0);
-}

@@ -1,0 +1,79 @@
+// What a finished (or refused) edit prints: the current lines of a stale edit, the near matches of
+// an old text not found, receipts, and the --json records; shared by the CLI and the MCP server.
+
+import { quoteRowPath } from '../core/path-names.js';
+import type { ReplaceResult, TextNotFoundError } from '../engine/edit.js';
+import type { StaleEditError } from '../engine/stale.js';
+import type { Output } from '../io/output.js';
+import { fileChangeRecord, lineFields, writeRecord } from './json.js';
+import { receiptFooter, writeReceipt } from './receipt.js';
+import { type AnchorFn, anchorField, endRow } from './rows.js';
+import type { Style } from './style.js';
+
+/**
+ * Prints the current lines of every stale file as rows (or JSON records), anchored when the
+ * caller's rows were: `anchor` computes an anchor (the CLI passes the engine's anchorOf).
+ */
+export function printStale(out: Output, e: StaleEditError, json: boolean, anchor?: AnchorFn): void {
+  for (const f of e.files) {
+    for (const m of f.mismatches) {
+      const a = f.anchored && anchor && m.current ? anchorField(anchor, m.current, 0, m.current.length) : '';
+      if (json) {
+        writeRecord(out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }), ...(a ? { anchor: a.slice(1) } : {}) });
+        continue;
+      }
+      if (m.current === undefined) continue;
+      if (f.pathRows) out.text(`${quoteRowPath(f.path)}\t`);
+      out.text(`${m.line}${a}\t`);
+      out.bytes(m.current);
+      endRow(out, m.current, 0, m.current.length);
+    }
+  }
+}
+
+/** Prints the lines that nearly hold the old text as rows (or JSON records). */
+export function printNear(out: Output, e: TextNotFoundError, json: boolean): void {
+  for (const l of e.near) {
+    if (json) {
+      writeRecord(out, { type: 'near', path: l.path, line_number: l.line, difference: e.difference, ...lineFields(l.bytes, 0, l.bytes.length) });
+      continue;
+    }
+    out.text(`${l.line}\t`);
+    out.bytes(l.bytes);
+    endRow(out, l.bytes, 0, l.bytes.length);
+  }
+}
+
+/** The receipt of each written file: its edited regions as rows, then how the numbering moved. */
+export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style): void {
+  for (const f of result.files) {
+    if (f.receipt === undefined) continue;
+    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle);
+  }
+}
+
+/** `--json` of an edit: a record per file (with its receipt and relocation), then a summary. */
+export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean): void {
+  for (const f of result.files) {
+    const record = fileChangeRecord(f);
+    if (f.relocated) record.relocated = f.relocated;
+    if (f.created !== undefined) record.created = f.created;
+    if (f.receipt) {
+      record.receipt = {
+        rows: f.receipt.regions.map((g) => g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length) }))),
+        edits: f.receipt.edits.map((x) => ({ start: x.start, end: x.end, new_start: x.newStart, new_end: x.newEnd })),
+        shifts: f.receipt.shifts,
+        footer: receiptFooter({ ...f.receipt, path: f.path, ...(f.relocated ? { relocated: f.relocated } : {}) }),
+        path_rows: withPaths,
+      };
+    }
+    writeRecord(out, record);
+  }
+  writeRecord(out, {
+    type: 'summary',
+    files: result.files.length,
+    changed: result.files.filter((f) => f.changed).length,
+    written: result.files.filter((f) => f.written).length,
+    dry_run: result.dryRun,
+  });
+}
