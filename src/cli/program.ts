@@ -120,7 +120,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('--force', 'with --create: replace an existing FILE whole')
     .option('--expect <oldrows>', 'rows as they were read: if a line changed since, exit 3 and write nothing')
     .option('-0, --null', 'the rows carry paths ended by a NUL byte, as grep -0 prints them')
-    .option('--relocate', 'with --expect: when the lines read moved, unchanged, as one block found once, edit them there')
+    .option('--relocate', 'with --expect or anchored --rows: when the lines read moved, unchanged, as one block found once, edit them there')
     .option('--receipt', 'after the write, print each edited region as it now is (rows, 2 lines of context) and how the numbering moved')
     .addOption(new Option('--eol <mode>', 'line endings of the new text: auto, keep, lf, crlf').choices(EOL_MODES).default('auto'))
     .option('--dry-run', 'print a unified diff; write nothing')

@@ -60,7 +60,7 @@ describe('--encoding NAME', () => {
     for (const text of ['a\nb\n', 'a\nb', 'é😀\n']) {
       const f = tmp.file('cesu8.txt', iconv.encode(text, 'cesu8'));
       const r = await run(['readlines', f, '1', '--encoding', 'cesu8']);
-      expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, esc(text.split(/(?<=\n)/).map((l, i) => `${i + 1}\t${l}`).join('')), '']);
+      expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, esc(text.split(/(?<=\n)/).map((l, i) => `${i + 1}\t${l}${l.endsWith('\n') ? '' : MARK}`).join('')), '']);
     }
   });
 

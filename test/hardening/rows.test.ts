@@ -349,3 +349,25 @@ describe('rows: everything else a rows input can hold', () => {
     expect([r.status, fs.readFileSync(path.join(t.dir, 'q'), 'latin1'), fs.readFileSync(path.join(t.dir, 'r'), 'latin1')]).toEqual([0, 'K\n', 'k\nJ\n']);
   });
 });
+
+describe('rows: receipts and --relocate', () => {
+  it('a receipt quotes its paths (footer too) and marks a line without newline; fed back, it is the identity', async () => {
+    put('a\tb', 'one\ntwo');
+    const r = await lw(['replace', '--rows', '-', '--receipt'], '"a\\tb"\t2\tTWO\n\\ No newline at end of file\n');
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout.toString()).toBe('"a\\tb"\t1\tone\n"a\\tb"\t2\tTWO\n\\ No newline at end of file\n\n[Edited "a\\tb": line 2 -> 2; no other line moved.]\n');
+    const before = tree(t.dir);
+    const back = await lw(['replace', '--rows', '-'], r.stdout);
+    expect([back.status, back.stderr]).toEqual([0, '']);
+    expect(tree(t.dir)).toEqual(before);
+  });
+
+  it('--relocate follows anchored rows whose lines moved as one block', async () => {
+    put('f', 'a\nb\nc\n');
+    const rows = (await lw(['readlines', 'f', '2', '3', '--anchor'])).stdout.toString();
+    put('f', 'new\na\nb\nc\n');
+    await refused(['f', '--rows', '-'], rows.replace('b', 'B'), 3, /stale edit/);
+    const r = await lw(['replace', 'f', '--rows', '-', '--relocate'], rows.replace('b', 'B'));
+    expect([r.status, r.stderr, fs.readFileSync(path.join(t.dir, 'f'), 'latin1')]).toEqual([0, 'linewise: f: relocated lines 2-3 to 3-4\n', 'new\na\nB\nc\n']);
+  });
+});
