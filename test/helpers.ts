@@ -10,6 +10,9 @@ import { main } from '../src/cli/main.js';
 import { LinewiseError } from '../src/core/errors.js';
 import type { Io, Sink } from '../src/io/streams.js';
 
+/** What follows the row of a line without terminator on every output: "\n", the marker, "\n". */
+export const MARK = '\n\\ No newline at end of file\n';
+
 export const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
 export const fixture = (name: string) => path.join(FIXTURES, name);
 
@@ -112,4 +115,23 @@ export function errorOf(f: () => unknown): string {
     throw e;
   }
   return 'no error';
+}
+
+/**
+ * Every entry under `dir`, names read as bytes (so names that are not UTF-8 stay apart), escaped:
+ * a file's bytes, a link's target, a directory by kind. Two snapshots are equal only if no byte
+ * of any file, and no name, changed; a leftover temporary file shows as a new entry.
+ */
+export function tree(dir: string | Buffer, rel = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  const here = typeof dir === 'string' ? Buffer.from(dir) : dir;
+  for (const name of fs.readdirSync(here, { encoding: 'buffer' }).sort(Buffer.compare)) {
+    const key = `${rel}${esc(name)}`;
+    const p = Buffer.concat([here, Buffer.from('/'), name]);
+    const st = fs.lstatSync(p);
+    if (st.isSymbolicLink()) out[key] = `-> ${fs.readlinkSync(p).toString()}`;
+    else if (st.isDirectory()) Object.assign(out, { [key]: 'dir' }, tree(p, `${key}/`));
+    else out[key] = esc(fs.readFileSync(p));
+  }
+  return out;
 }

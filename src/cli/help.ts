@@ -14,6 +14,7 @@ Examples:
   $ linewise --version                      (also -V) the version, as in package.json
 
 Rows are "<n><TAB><line bytes, terminator included>"; they go back into "replace --rows".
+A last line without a newline is followed by "\\ No newline at end of file" on a line of its own.
 Exit status: 0 ok, 1 grep found nothing, 2 usage or input error, 3 stale edit or conflict.`,
   readlines: `
 Examples:
@@ -25,7 +26,7 @@ Examples:
   $ linewise readlines notes.txt 1 2 --json
     {"type":"line","path":"notes.txt","line_number":1,"text":"alpha","terminator":"\\r\\n"} ... then a summary
   $ linewise readlines notes.txt 1 9 --color never   no color even under FORCE_COLOR
-
+  $ linewise readlines app.ts 12 14 --anchor        rows "12#9f86d081<TAB>..." that guard their edit
 Past the end is an error that names the line count (exit 2, nothing on stdout):
   linewise: notes.txt: line 9 is past the end: the file has 3 lines`,
   page: `
@@ -38,6 +39,7 @@ Examples:
   $ linewise page big.log --limit 2 --json  records with the total and the next offset
   $ linewise page dump.txt -a               a file with NUL bytes, read as text (--text)
   $ linewise page legacy.txt --encoding latin1 --color always
+  $ linewise page app.ts --anchor           rows "N#HASH<TAB>line": replace --rows checks each hash
 
 The footer (on stdout, after a blank line) says where to go on:
   [Read 100 lines (lines 1-100 of 5000 total). 4900 lines remaining from offset 100.]
@@ -53,6 +55,7 @@ Examples:
   $ linewise replace app.ts 3 5 --from new-body.txt      new text from a file
   $ linewise readlines app.ts 10 12 > rows; $EDITOR rows; linewise replace app.ts --rows rows
   $ linewise grep -F oldName src | sed 's/oldName/newName/' | linewise replace --rows -
+  $ linewise grep -0 -H -F old src | sed 's/old/new/' | linewise replace --rows - -0   paths end in NUL (--null)
   $ linewise replace app.ts 12 --text 'x = 3' --dry-run  print a unified diff, write nothing
   $ linewise replace app.ts 12 --text 'x = 3' --json     a record per file: what changed
   $ linewise replace blob.dat 2 --text 'v2' -a           a file with NUL bytes (--binary)
@@ -76,6 +79,10 @@ A receipt (--receipt): each edited region as it now is, then how the numbering m
 feed back into --rows as they are:
   $ linewise replace app.ts --old 'x = 1' --new 'x = 2' --receipt
   [Edited app.ts: line 12 -> 12; no other line moved.]
+
+Anchored rows carry their own guard: "12#9f86d081<TAB>text" is applied only if line 12 still has
+that hash (the first 8 hex digits of the SHA-256 of its text); else nothing is written, exit 3:
+  $ linewise grep --anchor -F oldName src | sed 's/oldName/newName/' | linewise replace --rows -
 
 The stale-edit guard (--expect): pass the rows as they were read; if any of those lines changed
 since, nothing is written, the current lines are printed, and the status is 3:
@@ -111,8 +118,11 @@ Examples:
   $ linewise grep --hidden --no-ignore -L KEY .   hidden and ignored files too, following links
   $ linewise grep 'café' legacy.txt --encoding latin1   matched and printed as UTF-8
   $ linewise grep '(a+)+$' big.txt --timeout 2 --color never
+  $ linewise grep --anchor -w TODO src      rows "<path><TAB>N#HASH<TAB><line>" for a guarded replace --rows
 
 Exit status: 0 a line was selected, 1 none, 2 an error (rows found before it are printed).
+A path holding a tab, newline, control character, quote, backslash or bytes that are not UTF-8 is
+printed quoted as git quotes it ("a\\t3"); replace --rows reads it back. Under -0 it is as it is.
 A binary file named on the command line is skipped with a note on stderr:
   linewise: data.bin: binary file (it has a NUL byte), not searched; use -a/--text to search it`,
   encodings: `

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../commands/context.js';
 import { Exit, type ExitCode } from '../core/errors.js';
-import { NO_NEWLINE_MARK } from '../format/rows.js';
+import { quotePath } from '../core/path-names.js';
 import { Output } from '../io/output.js';
 import { type Io, OutputClosed, processIo } from '../io/streams.js';
 import { type ColorMode, styles } from './color.js';
@@ -21,7 +21,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
   const out = new Output(io.stdout);
   const errLine = (message: string, path?: string) => {
     try {
-      io.stderr.write(Buffer.from(`linewise: ${path === undefined ? '' : `${path}: `}${message}\n`));
+      io.stderr.write(Buffer.from(`linewise: ${path === undefined ? '' : `${quotePath(path)}: `}${message}\n`));
     } catch (e) {
       if (!(e instanceof OutputClosed)) throw e; // nobody reads stderr: the status still tells
     }
@@ -63,7 +63,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     }
     if (unknownHelpTopic(program, argv, errLine)) return Exit.usage;
     await program.parseAsync(argv, { from: 'user' });
-    finish(out, io);
+    out.flush();
     return status;
   } catch (e) {
     return exitStatus(e, out, io, errLine, usageError, status);
@@ -76,10 +76,4 @@ function unknownHelpTopic(program: Command, argv: string[], errLine: (m: string)
   const names = program.commands.map((c) => c.name()).filter((n) => n !== 'help');
   errLine(`unknown command '${argv[1]}'; the commands are ${names.join(', ')} (see linewise --help)`);
   return true;
-}
-
-/** Ends the output: a terminal gets a marker after a last row without a terminator. */
-function finish(out: Output, io: Io): void {
-  if (out.endsOpen && io.stdout.isTTY) out.text(`${NO_NEWLINE_MARK}\n`);
-  out.flush();
 }

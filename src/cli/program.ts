@@ -45,6 +45,9 @@ function count(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
 const colorOption = () =>
   new Option('--color <when>', 'color: auto (only on a terminal), always, never').choices(['auto', 'always', 'never']).default('auto');
 
+/** --anchor, on every reader: rows that carry a hash of their line, which replace --rows checks. */
+const anchorOption = () => new Option('--anchor', 'rows "<n>#<hash><TAB><line>": replace --rows edits the line only if it still has that hash (8 hex digits of SHA-256 of its text)');
+
 /** --encoding, on every subcommand that reads or writes text; checked before the command runs. */
 const encodingOption = () =>
   new Option('--encoding <name>', 'decode the file from NAME (latin1, windows-1252, shift_jis, utf-16le, ...); rows are then UTF-8. "linewise encodings" lists the names');
@@ -69,6 +72,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .argument('<start>', 'first line (1-based)')
     .argument('[end]', 'last line (default: the last line of the file; clamps)')
     .option('--json', 'JSON Lines: a record per line, then a summary')
+    .addOption(anchorOption())
     .option('-a, --text', 'read a file with NUL bytes as text')
     .addOption(encodingOption())
     .addOption(colorOption())
@@ -88,6 +92,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('--max-bytes <b>', 'cap on the bytes printed; a longer single line is shown cut (0: no cap)', count('--max-bytes'), PAGE_DEFAULTS.maxBytes)
     .option('--count-bytes <b>', 'read at most this far past the page to count the total lines', count('--count-bytes'), PAGE_DEFAULTS.countBytes)
     .option('--json', 'JSON Lines: a record per line, then a summary with the total and next offset')
+    .addOption(anchorOption())
     .option('-a, --text', 'read a file with NUL bytes as text')
     .addOption(encodingOption())
     .addOption(colorOption())
@@ -100,7 +105,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .command('replace')
     .summary('replace lines, text or rows, or create a file, atomically')
     .description(
-      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input (refused when empty): --delete or --text \'\' deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing). With --old and --new, replace a text by its content (line endings agnostic; it must occur once unless --all). With --edits, apply several range and content edits in one call. With --create, write a new file. Every edit addresses the file as it was before the call.',
+      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input (refused when empty): --delete or --text \'\' deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing; an anchored row "<n>#<hash>" is applied only if its line still has that hash). With --old and --new, replace a text by its content (line endings agnostic; it must occur once unless --all). With --edits, apply several range and content edits in one call. With --create, write a new file. Every edit addresses the file as it was before the call.',
     )
     .argument('[file]', 'the file to edit (not -); optional with path rows')
     .argument('[start]', 'first line replaced (1-based)')
@@ -118,7 +123,8 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('--create', 'write FILE as a new file from --text, --from or standard input; an existing FILE is refused (exit 3)')
     .option('--force', 'with --create: replace an existing FILE whole')
     .option('--expect <oldrows>', 'rows as they were read: if a line changed since, exit 3 and write nothing')
-    .option('--relocate', 'with --expect: when the lines read moved, unchanged, as one block found once, edit them there')
+    .option('-0, --null', 'the rows carry paths ended by a NUL byte, as grep -0 prints them')
+    .option('--relocate', 'with --expect or anchored --rows: when the lines read moved, unchanged, as one block found once, edit them there')
     .option('--receipt', 'after the write, print each edited region as it now is (rows, 2 lines of context) and how the numbering moved')
     .addOption(new Option('--eol <mode>', 'line endings of the new text: auto, keep, lf, crlf').choices(EOL_MODES).default('auto'))
     .option('--dry-run', 'print a unified diff; write nothing')
@@ -154,6 +160,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('-H, --with-filename', 'print the path on every row, even for one file')
     .option('-0, --null', 'end paths with a NUL byte instead of a tab (or newline under -l)')
     .addOption(new Option('--json', 'JSON Lines as ripgrep prints them: begin, match, context, end, summary').conflicts(['count', 'filesWithMatches']))
+    .addOption(anchorOption())
     .option('-a, --text', 'search files with NUL bytes as text')
     .option('--hidden', 'search hidden files and directories too')
     .option('--no-ignore', 'do not apply .gitignore and .ignore files')

@@ -30,4 +30,6 @@ export interface ReaderOptions {
   text?: boolean;
   /** `--encoding NAME`: decode files from NAME; rows are then UTF-8 */
   encoding?: string;
+  /** `--anchor`: rows `<n>#<anchor>\t<line>`, which replace --rows checks against the line */
+  anchor?: boolean;
 }

@@ -3,6 +3,7 @@
 
 import { Exit, type ExitCode, type LinewiseError } from '../core/errors.js';
 import type { MatchSink } from '../core/searcher.js';
+import { anchorOf } from '../engine/results.js';
 import { type GrepReporter, type GrepSetup, grepTo } from '../engine/search.js';
 import { JsonGrep } from '../format/grep-json.js';
 import { NO_ROWS, printCount, printPath, TextGrep, type GrepPrinterOptions } from '../format/grep-rows.js';
@@ -30,6 +31,8 @@ export interface GrepArgs {
   glob?: string[];
   follow?: boolean;
   encoding?: string;
+  /** rows `[path<TAB>]n#anchor<TAB>line` (`--anchor`) */
+  anchor?: boolean;
   timeout?: number;
   /** scanner buffer size (tests) */
   bufferSize?: number;
@@ -79,8 +82,9 @@ class CliReporter implements GrepReporter {
   ) {}
 
   begin({ withPath, ranges }: GrepSetup): void {
-    this.printer = { withPath, nul: this.o.null === true, rowStyle: this.ctx.rowStyle, noteStyle: this.ctx.noteStyle, ranges };
-    if (this.o.json) this.json = new JsonGrep(this.ctx.out, ranges);
+    const anchor = this.o.anchor ? anchorOf : undefined;
+    this.printer = { withPath, nul: this.o.null === true, rowStyle: this.ctx.rowStyle, noteStyle: this.ctx.noteStyle, ranges, ...(anchor ? { anchor } : {}) };
+    if (this.o.json) this.json = new JsonGrep(this.ctx.out, ranges, anchor);
     else if (!this.o.count && !this.o.filesWithMatches) this.text = new TextGrep(this.ctx.out, this.printer);
     this.sink = this.json ?? this.text ?? NO_ROWS;
   }

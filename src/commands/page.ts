@@ -3,6 +3,7 @@
 
 import { Exit, type ExitCode } from '../core/errors.js';
 import { pageTo } from '../engine/read.js';
+import { anchorOf } from '../engine/results.js';
 import { pageFooter } from '../format/footer.js';
 import { JsonRows, inputFields, writeRecord } from '../format/json.js';
 import { TextRows } from '../format/rows.js';
@@ -18,8 +19,10 @@ export interface PageArgs extends ReaderOptions {
 }
 
 export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
-  const sink = args.json ? new JsonRows(ctx.out, file) : new TextRows(ctx.out, ctx.rowStyle);
+  const anchor = args.anchor ? anchorOf : undefined;
+  const sink = args.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor);
   const r = pageTo(sink, file, {
+    anchor: args.anchor === true,
     ...(args.last === undefined ? { offset: args.offset, limit: args.limit } : { last: args.last }),
     maxBytes: args.maxBytes,
     countBytes: args.countBytes,

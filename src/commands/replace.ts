@@ -4,10 +4,11 @@
 // lines of a stale edit).
 
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
-import { parseRows, type Row } from '../core/parse-rows.js';
+import { parseRows } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
-import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replaceRows, type ReplaceResult, TextNotFoundError } from '../engine/edit.js';
+import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
+import { anchorOf } from '../engine/results.js';
 import { StaleEditError } from '../engine/stale.js';
 import { printEditRecords, printNear, printReceipts, printStale } from '../format/edit-report.js';
 import { contentMode, editsOrText, stdinUsers } from './replace-content.js';
@@ -26,6 +27,8 @@ export interface ReplaceArgs {
   rows?: string | boolean;
   /** rows as they were read: the stale-edit guard */
   expect?: string;
+  /** rows carry paths ended by a NUL, as `grep -0` prints them (`-0/--null`) */
+  null?: boolean;
   /** a content edit: the old text, or a file holding it ("-": standard input) */
   old?: string;
   oldFrom?: string;
@@ -56,15 +59,18 @@ export interface ReplaceArgs {
 
 export async function replace(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs): Promise<ExitCode> {
   if (stdinUsers(o) > 1) throw usage('standard input can feed only one of --rows, --from, --expect, --old-from, --new-from and --edits');
-  if (o.relocate && o.expect === undefined) throw usage('--relocate follows the lines given with --expect; give --expect OLDROWS');
+  // Anchored rows carry the lines read as well as --expect does (by their hash).
+  if (o.relocate && o.expect === undefined && (o.rows === undefined || o.rows === false)) {
+    throw usage('--relocate follows the lines read: give --expect OLDROWS, or anchored --rows');
+  }
   if (o.receipt && o.dryRun) throw usage('--receipt shows the lines after a write, and --dry-run writes nothing (its diff shows the change)');
-  const expect = o.expect === undefined ? [] : expectedLines(parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect));
+  const expectRows = o.expect === undefined ? [] : parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect, { nul: o.null === true });
   const options: EditRunOptions = {
     eol: o.eol,
     dryRun: o.dryRun,
     text: o.binary,
     encoding: o.encoding,
-    expect,
+    expectRows,
     expectSource: '--expect',
     staleShown: 'on stdout',
     receipt: o.receipt,
@@ -78,7 +84,7 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   try {
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
-    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true);
+    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true, anchorOf);
     if (e instanceof TextNotFoundError) printNear(ctx.out, e, o.json === true);
     throw e;
   }
@@ -110,12 +116,9 @@ async function run(ctx: Context, file: string | undefined, startArg: string | un
     if (startArg !== undefined) throw usage('--rows takes no START or END: each row names its line');
     if (o.text !== undefined || o.from !== undefined || o.delete) throw usage('--rows brings its own text; --text, --from and --delete apply to a range');
     const source = o.rows === true ? '-' : o.rows;
-    const rows = parseRows(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source);
+    const rows = parseRows(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source, { nul: o.null === true });
     if (rows.length === 0) ctx.warn('no rows to apply; nothing written');
-    return replaceRows(
-      rows.map((r) => ({ ...(r.path !== undefined ? { path: r.path } : {}), line: r.line, text: r.bytes, rowNumber: r.rowNumber })),
-      { ...options, ...(file !== undefined ? { path: file } : {}) },
-    );
+    return replaceParsedRows(rows, { ...options, ...(file !== undefined ? { path: file } : {}) });
   }
   if (file === undefined || startArg === undefined) {
     throw usage('give FILE START [END] and the new text, or --rows (see linewise help replace)');
@@ -123,11 +126,6 @@ async function run(ctx: Context, file: string | undefined, startArg: string | un
   const start = parseCount(startArg, 'START', 1);
   const end = endArg === undefined ? start : parseCount(endArg, 'END');
   return replaceRange(file, { start, end, text: newText(ctx, o) }, options);
-}
-
-/** Rows as read, for the guard. */
-function expectedLines(rows: readonly Row[]): ExpectedLine[] {
-  return rows.map((r) => ({ ...(r.path !== undefined ? { path: r.path } : {}), line: r.line, bytes: r.bytes, rowNumber: r.rowNumber }));
 }
 
 function usage(message: string): LinewiseError {

@@ -1,7 +1,8 @@
 // Where a block of expected lines went: the offsets at which every expected line reads, unchanged,
 // at its number plus the offset (an insert or a formatter above moved them all alike).
 
-import { type Expectation, sameLine } from './edit-plan.js';
+import { type Expectation, expectationHolds } from './edit-plan.js';
+import { MAX_LINE_BYTES } from './limits.js';
 
 /**
  * Fed every line of a file in order, finds each offset `d` such that line `e.line + d` holds the
@@ -17,11 +18,16 @@ export class BlockLocator {
   /** the longest expected line: longer lines cannot match */
   readonly maxLine: number;
 
-  constructor(expect: readonly Expectation[]) {
+  /** `hash`: what anchored expectations are checked with (see expectationHolds) */
+  constructor(
+    expect: readonly Expectation[],
+    private readonly hash?: (body: Uint8Array) => string,
+  ) {
     if (expect.length === 0) throw new RangeError('BlockLocator: no expected lines');
     // One expectation per line (the patcher has refused two different ones for a line).
     this.expect = [...new Map([...expect].sort((a, b) => a.line - b.line).map((e) => [e.line, e])).values()];
-    this.maxLine = Math.max(...this.expect.map((e) => e.bytes.length)) + 2;
+    // An anchor says nothing of its line's length: any line that can be held may match it.
+    this.maxLine = Math.max(...this.expect.map((e) => (e.bytes === undefined ? MAX_LINE_BYTES : e.bytes.length + 2)));
   }
 
   /** Line `n` of the file (terminator included), or undefined when it is longer than {@link maxLine}. */
@@ -29,14 +35,14 @@ export class BlockLocator {
     for (const [d, i] of this.open) {
       const e = this.expect[i]!;
       if (e.line + d !== n) continue;
-      if (bytes === undefined || !sameLine(e.bytes, bytes)) this.open.delete(d);
+      if (bytes === undefined || !expectationHolds(e, bytes, this.hash)) this.open.delete(d);
       else if (i + 1 === this.expect.length) {
         this.open.delete(d);
         this.offsets.push(d);
       } else this.open.set(d, i + 1);
     }
     const first = this.expect[0]!;
-    if (bytes !== undefined && sameLine(first.bytes, bytes)) {
+    if (bytes !== undefined && expectationHolds(first, bytes, this.hash)) {
       const d = n - first.line;
       if (this.expect.length === 1) this.offsets.push(d);
       else this.open.set(d, 1);

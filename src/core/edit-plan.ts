@@ -22,10 +22,14 @@ export interface Edit {
   row?: boolean;
 }
 
-/** A line the caller read earlier and expects unchanged: the row's bytes (compared without terminator). */
+/**
+ * A line the caller read earlier and expects unchanged: the row's bytes (compared without
+ * terminator), or the anchor of an anchored row (a prefix of the hash of the line's text).
+ */
 export interface Expectation {
   line: number;
-  bytes: Buffer;
+  bytes?: Buffer;
+  anchor?: string;
   origin: string;
 }
 
@@ -37,6 +41,21 @@ export function rowEdits(rows: readonly Row[]): Edit[] {
 /** Rows as they were read, as expectations: each line's text without its terminator. */
 export function rowExpectations(rows: readonly Row[], origin = 'expected row'): Expectation[] {
   return rows.map((r) => ({ line: r.line, bytes: r.bytes, origin: `${origin} ${r.rowNumber}` }));
+}
+
+/** The anchors of anchored rows fed back as edits: each guards the line its row replaces. */
+export function rowAnchors(rows: readonly Row[]): Expectation[] {
+  return rows.flatMap((r) => (r.anchor === undefined ? [] : [{ line: r.line, anchor: r.anchor, origin: `row ${r.rowNumber}` }]));
+}
+
+/**
+ * Whether expectation `x` holds for the line `current` (terminator included): its bytes compare
+ * as {@link sameLine}; its anchor is a prefix of `hash` of the line's text.
+ */
+export function expectationHolds(x: Expectation, current: Buffer, hash: ((body: Uint8Array) => string) | undefined): boolean {
+  if (x.bytes !== undefined) return sameLine(x.bytes, current);
+  if (hash === undefined) throw new Error('an anchored expectation needs a hash function');
+  return hash(bodyOf(current)).startsWith(x.anchor!);
 }
 
 /**

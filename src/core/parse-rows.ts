@@ -1,110 +1,238 @@
-// The row format read back: `<n>\t<line bytes>` (optionally `<path>\t` or `<path>\0` first) parsed
-// for `replace --rows`, the readers' decorations skipped, anything else refused rather than guessed.
+// The row format read back: `<n>\t<line bytes>`, `<path>\t<n>\t...` (the path quoted when it
+// must be) or `<path>\0<n>\t...` (--null), each `<n>` maybe `<n>#anchor`, parsed for
+// `replace --rows`; the readers' decorations skipped, anything else refused rather than guessed.
 
 import { LinewiseError } from './errors.js';
+import { needsQuoting, pathFromBytes, quoteRowPath, unquotePath } from './path-names.js';
+import { CUT_MARK, NO_NEWLINE_MARK, parseLineField } from './row-fields.js';
 
-/** Marks the number of a row whose line `page --max-bytes` cut short: `17[cut]\t...`. */
-export const CUT_MARK = '[cut]';
+export { CUT_MARK } from './row-fields.js';
 
 /** The separator grep prints between groups of context. */
 export const GROUP_SEPARATOR = '--';
+
+/**
+ * Another reading of a row's bytes, as a row for `path`. Which one applies is decided where the
+ * files are known (engine/plans.ts): the one that names a file, and when both do, neither.
+ */
+export interface AltReading {
+  path: string;
+  line: number;
+  bytes: Buffer;
+  anchor?: string;
+  /** why the row reads two ways, for the message */
+  why: string;
+  /** taking this reading gives back the bytes of the row before it (the marker was a path's start) */
+  restore?: { row: Row; bytes: Buffer };
+}
 
 /** One row parsed back: which line of which file, and the new bytes (terminator included, if any). */
 export interface Row {
   /** the path the row carried, or undefined for a plain `<n>\t` row */
   path: string | undefined;
   line: number;
-  /** the line's bytes as the row gives them, terminator included when present */
+  /**
+   * The line's bytes as the row gives them, terminator included when present. After a
+   * `\ No newline at end of file` marker, without the "\n" that separated the row from it.
+   */
   bytes: Buffer;
   /** 1-based number of the row in the rows input, for messages */
   rowNumber: number;
+  /** the anchor of an anchored row (`<n>#<anchor>`): lowercase hex, a prefix of the line's hash */
+  anchor?: string;
+  /** other readings of the same bytes, as rows for other paths (see {@link AltReading}) */
+  alts?: AltReading[];
+}
+
+export interface ParseRowsOptions {
+  /** rows as `grep -0` prints them: every row starts with a path ended by a NUL */
+  nul?: boolean;
 }
 
 const TAB = 9;
 const NUL = 0;
 const LF = 10;
+const CR = 13;
+const QUOTE = 0x22;
 
 /**
  * Parses rows as the readers print them. Skips page's footer (and the blank line before it) and
- * grep's `--` separator; refuses a row marked as cut and anything else that is not a row.
- * `source` names the rows input in messages.
+ * grep's `--` separator; takes the no-newline marker as "the row before has no terminator";
+ * refuses a row marked as cut and anything else that is not a row. `source` names the rows
+ * input in messages.
  */
-export function parseRows(input: Buffer, source: string): Row[] {
+export function parseRows(input: Buffer, source: string, options: ParseRowsOptions = {}): Row[] {
+  const nul = options.nul === true;
+  if (input.includes(CR) && !input.includes(LF)) {
+    throw rowError(source, 1, 'the rows end in lone carriage returns (no line feed anywhere), which cannot be told from a "\\r" inside a line; convert them to "\\n" endings');
+  }
   const rows: Row[] = [];
   let at = 0;
   let rowNumber = 0;
+  /** the row just read, which a marker may follow */
+  let last: Row | undefined;
+  /** under --null: decoration lines just skipped, which could also be the start of the next path */
+  let skipped: { line: Buffer; restore?: { row: Row; bytes: Buffer } }[] = [];
   // A UTF-8 BOM at the very start (an editor saved the rows file) is not part of the first row.
-  if (input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) at = 3;
+  // Never under --null: there the first bytes are a path, which may begin with U+FEFF.
+  if (!nul && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) at = 3;
   while (at < input.length) {
     rowNumber++;
     const nl = input.indexOf(LF, at);
     const end = nl === -1 ? input.length : nl + 1;
-    const row = input.subarray(at, end);
-    at = end;
-    if (isDecoration(row, input, end)) continue;
-    rows.push(parseRow(row, source, rowNumber));
+    const text = decorationText(input.subarray(at, end));
+    // Under --null a path may begin like a decoration: where none can stand (a marker after no
+    // row, a separator before the first row), those bytes start a path.
+    const asPath = nul && (text === NO_NEWLINE_MARK ? last === undefined : text === GROUP_SEPARATOR && rows.length === 0);
+    if (text === NO_NEWLINE_MARK && !asPath) {
+      if (last === undefined) throw rowError(source, rowNumber, `"${NO_NEWLINE_MARK}" follows no row`);
+      if (nul) skipped.push({ line: input.subarray(at, end), restore: { row: last, bytes: last.bytes } });
+      last.bytes = withoutSeparator(last.bytes, input.subarray(at, end));
+      last = undefined;
+      at = end;
+      continue;
+    }
+    if ((text === GROUP_SEPARATOR && !asPath) || (!nul && (isFooter(text) || (text === '' && isFooter(decorationText(nextLine(input, end))))))) {
+      last = undefined;
+      if (nul) skipped.push({ line: input.subarray(at, end) });
+      at = end;
+      continue;
+    }
+    const parsed = nul ? nulRow(input, at, source, rowNumber) : { row: textRow(input.subarray(at, end), source, rowNumber), end };
+    if (skipped.length > 0) {
+      // The lines skipped could be the first lines of this row's path (a path may hold "\n" here).
+      const { row } = parsed;
+      const tail = pathBytesOf(input, at);
+      row.alts = skipped.map((d, i) => ({
+        path: pathFromBytes(Buffer.concat([...skipped.slice(i).map((x) => x.line), tail])),
+        line: row.line,
+        bytes: row.bytes,
+        ...(row.anchor !== undefined ? { anchor: row.anchor } : {}),
+        why: 'the lines before it, taken as decorations, may be the start of its path',
+        ...(d.restore ? { restore: d.restore } : {}),
+      }));
+    }
+    skipped = [];
+    rows.push(parsed.row);
+    last = parsed.row;
+    at = parsed.end;
   }
   return rows;
 }
 
-/** Footer, its blank line, and group separators: printed by the readers, never an edit. */
-function isDecoration(row: Buffer, input: Buffer, end: number): boolean {
-  const text = stripEol(row);
-  if (text === GROUP_SEPARATOR || isFooter(text)) return true;
-  if (text !== '') return false;
-  // the blank line that precedes a footer, and only that one
-  const nl = input.indexOf(LF, end);
-  return isFooter(stripEol(input.subarray(end, nl === -1 ? input.length : nl + 1)));
+function rowError(source: string, rowNumber: number, what: string): LinewiseError {
+  return new LinewiseError('bad-row', `row ${rowNumber}: ${what}`, source);
 }
 
-/** page's footer (`[Read ...]`) and a receipt's (`[Edited ...]`, see format/receipt.ts). */
+function nextLine(input: Buffer, at: number): Buffer {
+  const nl = input.indexOf(LF, at);
+  return input.subarray(at, nl === -1 ? input.length : nl + 1);
+}
+
+/** A row's bytes without the line ending that separated it from the marker after it. */
+function withoutSeparator(row: Buffer, marker: Buffer): Buffer {
+  // Rows whose endings were all turned into CRLF (an editor, a Windows tool) have "\r\n" there.
+  const crlf = marker.length >= 2 && marker[marker.length - 2] === CR && marker[marker.length - 1] === LF;
+  if (crlf && row.length >= 2 && row[row.length - 2] === CR && row[row.length - 1] === LF) return row.subarray(0, -2);
+  return row[row.length - 1] === LF ? row.subarray(0, -1) : row;
+}
+
+/**
+ * page's footer (`[Read 2 lines (lines 1-2 ...).]`) and a receipt's (`[Edited ...]`, see
+ * format/receipt.ts); never holding a tab, which every row does (paths in them are quoted).
+ */
 function isFooter(text: string): boolean {
-  return (text.startsWith('[Read ') || text.startsWith('[Edited ')) && text.endsWith(']');
+  return /^\[(?:Read \d+ lines? \(lines \d+-\d+(?: of \d+ total)?\)\.|Edited )[^\t]*\]$/.test(text);
 }
 
-/** A decoration's text without its line ending and without color (`--color always` colors them). */
-function stripEol(b: Buffer): string {
+/** A line's text as a decoration: without its line ending and without color (`--color always`). */
+function decorationText(b: Buffer): string {
   return b
     .toString('latin1')
     .replace(/\r?\n$/, '')
     .replace(/\x1b\[[0-9;]*m/g, '');
 }
 
-function parseRow(row: Buffer, source: string, rowNumber: number): Row {
-  const bad = (what: string) =>
-    new LinewiseError('bad-row', `row ${rowNumber}: ${what}`, source);
-  const firstSep = findSeparator(row, 0);
-  if (firstSep === -1) throw bad('not a row: expected <line number><TAB><text>');
-  const first = row.toString('utf8', 0, firstSep);
-  if (row[firstSep] === TAB && first.endsWith(CUT_MARK) && isNumber(first.slice(0, -CUT_MARK.length))) {
-    throw bad(
-      `line ${first.slice(0, -CUT_MARK.length)} was cut by page --max-bytes and cannot be written back; read it whole with readlines`,
-    );
-  }
-  if (row[firstSep] === TAB && isNumber(first)) {
-    return { path: undefined, line: toLine(first, bad), bytes: row.subarray(firstSep + 1), rowNumber };
-  }
-  // <path>\t<n>\t or <path>\0<n>\t
-  const secondSep = row.indexOf(TAB, firstSep + 1);
-  if (secondSep === -1) throw bad('not a row: expected <line number><TAB><text> or <path><TAB><line number><TAB><text>');
-  const num = row.toString('utf8', firstSep + 1, secondSep);
-  if (num.endsWith(CUT_MARK) && isNumber(num.slice(0, -CUT_MARK.length))) {
-    throw bad(`line ${num.slice(0, -CUT_MARK.length)} was cut by page --max-bytes and cannot be written back; read it whole with readlines`);
-  }
-  if (!isNumber(num)) throw bad(`"${num.slice(0, 40)}" is not a line number`);
-  return { path: first, line: toLine(num, bad), bytes: row.subarray(secondSep + 1), rowNumber };
+/** The bytes of a --null row's path: up to its NUL (or the whole rest when there is none). */
+function pathBytesOf(input: Buffer, at: number): Buffer {
+  const nul = input.indexOf(NUL, at);
+  return input.subarray(at, nul === -1 ? input.length : nul);
 }
 
-/** A path ends at a NUL (`--null`) or at the first tab. */
-function findSeparator(row: Buffer, from: number): number {
-  const nul = row.indexOf(NUL, from);
-  const tab = row.indexOf(TAB, from);
-  if (nul !== -1 && (tab === -1 || nul < tab)) return nul;
-  return tab;
+/** Reads `<field>\t<text>` from `at`: the line field and the bytes to the end of the row. */
+function lineAndText(row: Buffer, at: number, bad: (what: string) => LinewiseError): { line: number; anchor?: string; bytes: Buffer } {
+  const tab = row.indexOf(TAB, at);
+  if (tab === -1) throw bad('not a row: expected <line number><TAB><text> after the path');
+  const s = row.toString('utf8', at, tab);
+  const f = parseLineField(s);
+  if (f === undefined && s.includes('\0')) throw bad('a path ends in a NUL byte, as grep -0 prints it: read such rows with replace --null');
+  if (f === undefined) throw bad(`${JSON.stringify(s.slice(0, 40))} is not a line number`);
+  if ('bad' in f) throw bad(f.bad);
+  if (f.cut) throw cutError(f.line, bad);
+  return { line: toLine(f.line, bad), ...(f.anchor !== undefined ? { anchor: f.anchor } : {}), bytes: row.subarray(tab + 1) };
 }
 
-function isNumber(s: string): boolean {
-  return /^[0-9]+$/.test(s);
+function cutError(line: string, bad: (what: string) => LinewiseError): LinewiseError {
+  return bad(`line ${line} was cut by page --max-bytes and cannot be written back; read it whole with readlines`);
+}
+
+/** One row of text rows (not --null): a plain row, or a path row with its path quoted or plain. */
+function textRow(row: Buffer, source: string, rowNumber: number): Row {
+  const bad = (what: string) => rowError(source, rowNumber, what);
+  if (row[0] === QUOTE) {
+    const q = unquotePath(row, 0);
+    if ('bad' in q) throw bad(q.bad);
+    if (row[q.end] !== TAB) throw bad('a quoted path must be followed by a tab');
+    return { path: pathFromBytes(q.bytes), ...lineAndText(row, q.end + 1, bad), rowNumber };
+  }
+  const tab = row.indexOf(TAB);
+  if (tab === -1) throw bad('not a row: expected <line number><TAB><text> or <path><TAB><line number><TAB><text>');
+  const first = row.subarray(0, tab);
+  if (first.includes(NUL)) throw bad('the path ends in a NUL byte, as grep -0 prints it: read such rows with replace --null');
+  const firstText = first.toString('utf8');
+  const f = parseLineField(first.toString('latin1'));
+  if (f !== undefined) {
+    if ('bad' in f) throw bad(f.bad);
+    if (f.cut) throw cutError(f.line, bad);
+    const plain: Row = { path: undefined, line: toLine(f.line, bad), bytes: row.subarray(tab + 1), rowNumber, ...(f.anchor !== undefined ? { anchor: f.anchor } : {}) };
+    const alt = altPathRow(row, tab, firstText);
+    if (alt !== undefined) plain.alts = [alt];
+    return plain;
+  }
+  const path = pathFromBytes(first);
+  if (needsQuoting(path)) throw bad(`the path ${quoteRowPath(path)} holds characters that rows print quoted: write it so, in double quotes`);
+  return { path, ...lineAndText(row, tab + 1, bad), rowNumber };
+}
+
+/** `12\t3\t...` is line 12 with the text `3\t...`, and could be line 3 of a file named `12`. */
+function altPathRow(row: Buffer, tab: number, first: string): AltReading | undefined {
+  const tab2 = row.indexOf(TAB, tab + 1);
+  if (tab2 === -1) return undefined;
+  const f = parseLineField(row.toString('latin1', tab + 1, tab2));
+  if (f === undefined || 'bad' in f || f.cut) return undefined;
+  const line = Number(f.line);
+  if (!Number.isSafeInteger(line) || line < 1) return undefined;
+  return {
+    path: first,
+    line,
+    bytes: row.subarray(tab2 + 1),
+    ...(f.anchor !== undefined ? { anchor: f.anchor } : {}),
+    why: `it also reads as line ${line} of a file named ${first} (rows print such a name quoted: "${first}")`,
+  };
+}
+
+/** One --null row from `at`: `<path>\0<field>\t<text>`, the path running to the NUL whatever it holds. */
+function nulRow(input: Buffer, at: number, source: string, rowNumber: number): { row: Row; end: number } {
+  const bad = (what: string) => rowError(source, rowNumber, what);
+  const nul = input.indexOf(NUL, at);
+  if (nul === -1) throw bad('no NUL: under --null every row is <path><NUL><line number><TAB><text>, as grep -0 -H prints it');
+  const nl = input.indexOf(LF, nul);
+  const end = nl === -1 ? input.length : nl + 1;
+  const row = input.subarray(nul + 1, end);
+  const tab = row.indexOf(TAB);
+  const lf = row.indexOf(LF);
+  if (tab === -1 || (lf !== -1 && lf < tab)) throw bad('not a row: expected <line number><TAB><text> after the NUL that ends the path');
+  return { row: { path: pathFromBytes(input.subarray(at, nul)), ...lineAndText(row, 0, bad), rowNumber }, end };
 }
 
 function toLine(s: string, bad: (what: string) => Error): number {

@@ -2,7 +2,8 @@
 // Untouched bytes pass through, edited lines are rendered under the --eol policy (eol.ts), and
 // expectations (the stale-edit guard) are checked. Pure: Buffers in, bytes out through a callback.
 
-import { type Edit, type Expectation, isInsert, planEdits, sameLine } from './edit-plan.js';
+import { isUtf8 } from 'node:buffer';
+import { type Edit, type Expectation, expectationHolds, isInsert, planEdits } from './edit-plan.js';
 import { type EolMode, type ReplacedEndings, renderLine, replacementEnding } from './eol.js';
 import { LinewiseError } from './errors.js';
 import { MAX_LINE_BYTES } from './limits.js';
@@ -19,6 +20,16 @@ export interface Mismatch {
   origin: string;
   /** the current line, terminator included; undefined when the file no longer has that line */
   current: Buffer | undefined;
+}
+
+/** A row whose text is UTF-8 (not ASCII) for a line that is not UTF-8: the rows were likely decoded. */
+export interface Undecoded {
+  line: number;
+  origin: string;
+  /** the line as it is, terminator included */
+  current: Buffer;
+  /** the row's text */
+  text: Buffer;
 }
 
 /** What one edit did, for `--json` and `--dry-run`. */
@@ -43,6 +54,8 @@ export interface PatchResult {
   edits: EditResult[];
   /** expectations that did not hold (then the output must be thrown away) */
   mismatches: Mismatch[];
+  /** with `checkDecoding`: rows whose UTF-8 text replaces a line that is not UTF-8 */
+  undecoded: Undecoded[];
   /** old lines kept for a diff (see PatcherOptions.context), by line number */
   kept: Map<number, Buffer>;
 }
@@ -61,6 +74,13 @@ export interface PatcherOptions {
   context?: number;
   /** longest line kept whole for comparisons and diffs */
   maxLine?: number;
+  /** the hash anchors are prefixes of (hex), of a line's text; needed when an expectation has an anchor */
+  anchorOf?: (body: Uint8Array) => string;
+  /**
+   * The file is read as its own bytes (no decoding): report, in `undecoded`, each row whose text
+   * is UTF-8 beyond ASCII while the line it replaces is not UTF-8.
+   */
+  checkDecoding?: boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -90,6 +110,7 @@ export class Patcher {
   private readonly maxLine: number;
   private readonly results: EditResult[] = [];
   private readonly mismatches: Mismatch[] = [];
+  private readonly undecoded: Undecoded[] = [];
   private readonly kept = new Map<number, Buffer>();
 
   /** the line whose pieces arrive now (1-based) */
@@ -126,13 +147,24 @@ export class Patcher {
     this.gatherer = new LineGatherer(this.maxLine, () => new LinewiseError('line-too-long', `line ${this.line} is longer than ${this.maxLine} bytes, too long to compare or show`));
     for (const x of opts.expect ?? []) {
       const seen = this.expect.get(x.line);
-      if (seen && !bodyOf(seen.bytes).equals(bodyOf(x.bytes))) {
+      if (seen && !this.agree(seen, x)) {
         throw new LinewiseError('conflict', `${seen.origin} and ${x.origin} expect different text for line ${x.line}`);
       }
-      this.expect.set(x.line, x);
+      // One check per line suffices when they agree: the text itself, else the longest anchor.
+      if (!seen || (seen.bytes === undefined && (x.bytes !== undefined || x.anchor!.length > seen.anchor!.length))) this.expect.set(x.line, x);
     }
     this.expectLines = [...this.expect.keys()].sort((a, b) => a - b);
     this.quietUntil = this.quietFrom(1);
+  }
+
+  /** Two expectations of one line can both hold: the same text, anchors one a prefix of the other, or text of that anchor. */
+  private agree(a: Expectation, b: Expectation): boolean {
+    if (a.bytes !== undefined && b.bytes !== undefined) return bodyOf(a.bytes).equals(bodyOf(b.bytes));
+    if (a.bytes !== undefined || b.bytes !== undefined) {
+      const [text, anchored] = a.bytes !== undefined ? [a, b] : [b, a];
+      return expectationHolds(anchored, bodyOf(text.bytes!), this.opts.anchorOf);
+    }
+    return a.anchor!.startsWith(b.anchor!) || b.anchor!.startsWith(a.anchor!);
   }
 
   /** Takes one piece of the current line (`ends`: it completes the line, terminator included). */
@@ -175,7 +207,15 @@ export class Patcher {
       this.active = { edit: e, index: this.next, eols: [], lastEol: '', beforeLastEol: '', removed: 0, old: [], oldLen: 0, oldOverflow: false, before: this.prevEol };
       this.next++;
     }
-    this.gathering = this.expect.has(n) || (this.context > 0 && this.nearEdit(n));
+    this.gathering = this.expect.has(n) || (this.context > 0 && this.nearEdit(n)) || this.suspectRow(n) !== undefined;
+  }
+
+  /** With `checkDecoding`: the text of a row edit of line `n` that is UTF-8 beyond ASCII. */
+  private suspectRow(n: number): Buffer | undefined {
+    const e = this.active?.edit;
+    if (!this.opts.checkDecoding || e?.row !== true || e.start !== n) return undefined;
+    const text = bodyOf(e.lines[0] ?? EMPTY);
+    return text.some((c) => c >= 0x80) && isUtf8(text) ? text : undefined;
   }
 
   private endLine(buf: Buffer, start: number, end: number): void {
@@ -187,7 +227,9 @@ export class Patcher {
     if (this.gathering) {
       const whole = Buffer.from(this.gatherer.take()); // kept past the next line: a copy
       const x = this.expect.get(n);
-      if (x && !sameLine(x.bytes, whole)) this.mismatches.push({ line: n, origin: x.origin, current: whole });
+      if (x && !expectationHolds(x, whole, this.opts.anchorOf)) this.mismatches.push({ line: n, origin: x.origin, current: whole });
+      const suspect = this.suspectRow(n);
+      if (suspect && !isUtf8(bodyOf(whole))) this.undecoded.push({ line: n, origin: this.active!.edit.origin, current: whole, text: suspect });
       if (this.context > 0) this.kept.set(n, whole);
       this.gathering = false;
     }
@@ -343,6 +385,7 @@ export class Patcher {
       changed: this.changed,
       edits: this.results,
       mismatches: this.mismatches,
+      undecoded: this.undecoded,
       kept: this.kept,
     };
   }

@@ -6,10 +6,14 @@ import { type LineScanner, safeCut } from './lines.js';
 import { LineGatherer } from './pieces.js';
 import { offsetPastEnd } from './ranges.js';
 import type { RowSink } from './read-range.js';
+import { ANCHOR_DIGITS } from './row-fields.js';
 
-/** Bytes a plain row adds before line `n`'s bytes (`<n>\t`): what the byte cap counts besides the line. */
-export function rowPrefixLength(n: number): number {
-  return String(n).length + 1;
+/**
+ * Bytes a row adds before line `n`'s bytes (`<n>\t`, or `<n>#<anchor>\t`): what the byte cap
+ * counts besides the line.
+ */
+export function rowPrefixLength(n: number, anchored = false): number {
+  return String(n).length + 1 + (anchored ? 1 + ANCHOR_DIGITS : 0);
 }
 
 /** What to read for a page. */

@@ -2,6 +2,7 @@
 // lines read elsewhere), and what changed returned as data: diffs, receipts, relocations.
 
 import { EOL_MODES } from '../core/eol.js';
+import type { Row } from '../core/parse-rows.js';
 import { RECEIPT_CONTEXT, type ReceiptEdit, receiptOf, type Shift } from '../core/receipt-regions.js';
 import type { WriteFn } from '../io/temp-file.js';
 import { loadEncoding } from './encodings.js';
@@ -59,6 +60,8 @@ export interface ReplaceOptions extends ReadOptions {
 
 /** Options of the CLI's calls beyond the library's. */
 export interface EditRunOptions extends ReplaceOptions {
+  /** the expected rows as parsed (with what `expect` cannot say: another reading of a row); wins over `expect` */
+  expectRows?: readonly Row[];
   /** how messages name the expected rows' input */
   expectSource?: string;
   /** where the stale error says the current lines are */

@@ -87,6 +87,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
     changed: true,
     edits: [],
     mismatches: [],
+    undecoded: [],
     kept: new Map(oldLines.map((l, i) => [i + 1, l])),
   };
   const edit = { start: 1, end: exists ? oldLines.length : 0, lines: [], origin: 'create' };

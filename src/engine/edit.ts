@@ -3,6 +3,7 @@
 
 import { LinewiseError } from '../core/errors.js';
 import type { Row } from '../core/parse-rows.js';
+import { ANCHOR_PATTERN } from '../core/row-fields.js';
 import { editRangeProblem } from '../core/ranges.js';
 import { splitLines } from '../core/lines.js';
 import { applyPlans, type EditRunOptions, type ExpectedLine, type ReplaceResult } from './apply.js';
@@ -48,6 +49,11 @@ export interface RowEdit {
   text: string | Uint8Array;
   /** its number in the caller's input of rows, for messages; default its index + 1 */
   rowNumber?: number;
+  /**
+   * The line's anchor as read (a {@link Line}'s `anchor`, 4 to 16 lowercase hex digits): the
+   * row is applied only if the line still has it; else nothing is written (StaleEditError).
+   */
+  anchor?: string;
 }
 
 /**
@@ -118,7 +124,7 @@ export async function applyEdits(path: string, edits: readonly (RangeEdit | Text
     else ranges.push({ ...rangeSpec(e as RangeEdit, what), ...(edits.length === 1 ? {} : { origin: `edit ${i + 1}` }) });
   });
   const source = inputSource(o);
-  const plans = rangePlan(source.cwd, file, ranges, expectedRows(o.expect), o.expectSource);
+  const plans = rangePlan(source.cwd, file, ranges, o.expectRows ?? expectedRows(o.expect), o.expectSource);
   if (texts.length > 0) {
     const encoding = v.optionalString(o.encoding, 'encoding');
     if (encoding !== undefined) await loadEncoding(encoding);
@@ -172,10 +178,18 @@ export async function replaceRows(rows: readonly RowEdit[], options: EditRunOpti
     if (nl !== -1 && nl !== bytes.length - 1) {
       throw new LinewiseError('bad-row', `row ${rowNumber}: a row's text is one line; use replace() with a range for several`, 'rows');
     }
-    return { path: v.optionalString(r.path, `row ${rowNumber}: path`), line: v.count(r.line, `row ${rowNumber}: line`, 1), bytes, rowNumber };
+    const anchor = v.optionalString(r.anchor, `row ${rowNumber}: anchor`);
+    if (anchor !== undefined && !ANCHOR_PATTERN.test(anchor)) throw new LinewiseError('bad-option', `row ${rowNumber}: anchor must be 4 to 16 lowercase hex digits, not "${anchor}"`);
+    return { path: v.optionalString(r.path, `row ${rowNumber}: path`), line: v.count(r.line, `row ${rowNumber}: line`, 1), bytes, rowNumber, ...(anchor !== undefined ? { anchor } : {}) };
   });
+  return replaceParsedRows(parsed, o);
+}
+
+/** {@link replaceRows} for rows as `replace --rows` parsed them (checked there, one line each). */
+export async function replaceParsedRows(rows: readonly Row[], options: EditRunOptions & { path?: string }): Promise<ReplaceResult> {
+  const o = v.options<EditRunOptions & { path?: string }>(options, 'options');
   const source = inputSource(o);
-  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), parsed, expectedRows(o.expect), o.expectSource);
+  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), rows, o.expectRows ?? expectedRows(o.expect), o.expectSource);
   return applyPlans(plans, o);
 }
 

@@ -3,10 +3,11 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Edit, type Expectation, planEdits, rowEdits, rowExpectations } from '../core/edit-plan.js';
+import { type Edit, type Expectation, planEdits, rowAnchors, rowEdits, rowExpectations } from '../core/edit-plan.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import type { Row } from '../core/parse-rows.js';
+import { hasRawBytes, quotePath, quoteRowPath } from '../core/path-names.js';
 import { type EditTarget, resolveTarget } from '../io/edit-target.js';
 
 /** The edits and expectations of one file. */
@@ -18,6 +19,8 @@ export interface FilePlan {
   expect: Expectation[];
   /** rows carried paths: stale lines are shown with them */
   pathRows: boolean;
+  /** rows carried anchors: stale lines are shown anchored */
+  anchored: boolean;
   /**
    * Edits located by content (`--old`) and the lines they were found in: their place is where
    * the file holds the text now, so `--relocate` moves `edits` and `expect` but never these.
@@ -47,10 +50,10 @@ export function rangePlan(cwd: string, file: string, ranges: readonly RangeSpec[
   const target = resolveTarget(file, cwd);
   const edits: Edit[] = ranges.map(({ start, end, text, origin }) => ({ start, end, lines: splitLines(text), origin: origin ?? rangeOrigin(start, end) }));
   const pathRows = expectRows.some((r) => r.path !== undefined);
-  for (const r of expectRows) {
+  for (const r of resolveReadings(cwd, target, expectRows, expectSource)) {
     if (r.path !== undefined && !sameTarget(cwd, r.path, target)) throw rowForOtherFile(r, expectSource, file);
   }
-  return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows }];
+  return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows, anchored: expectRows.some((r) => r.anchor !== undefined) }];
 }
 
 /** Rows grouped by the file they edit; with `file`, every row must be for it. */
@@ -62,6 +65,9 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
     if (row.path === undefined && fixed === undefined) {
       throw new LinewiseError('bad-row', `row ${row.rowNumber} has no path: name the file, as in linewise replace FILE --rows`, source);
     }
+    if (row.path !== undefined && hasRawBytes(row.path)) {
+      throw new LinewiseError('bad-row', `row ${row.rowNumber}: the path ${quoteRowPath(row.path)} is not valid UTF-8, which replace cannot name exactly; rename the file to edit it by rows`, source);
+    }
     let target: EditTarget;
     if (fixed !== undefined) {
       if (row.path !== undefined && !sameTarget(cwd, row.path, fixed)) throw rowForOtherFile(row, source, file!);
@@ -72,16 +78,23 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
     // Two names of one file (a.txt, ./a.txt, a link to it) are one plan: their edits must not clash.
     let plan = plans.get(target.real);
     if (plan === undefined) {
-      plan = { given: fixed ? file! : row.path!, target, edits: [], expect: [], pathRows: row.path !== undefined };
+      plan = { given: fixed ? file! : row.path!, target, edits: [], expect: [], pathRows: row.path !== undefined, anchored: false };
       plans.set(target.real, plan);
     }
     return plan;
   };
-  for (const row of rows) planFor(row, 'rows').edits.push(...rowEdits([row]));
-  for (const row of expectRows) {
+  for (const row of resolveReadings(cwd, fixed, rows, 'rows')) {
+    const plan = planFor(row, 'rows');
+    plan.edits.push(...rowEdits([row]));
+    // An anchored row guards the line it replaces: the line must still be the one read.
+    plan.expect.push(...rowAnchors([row]));
+    if (row.anchor !== undefined) plan.anchored = true;
+  }
+  for (const row of resolveReadings(cwd, fixed, expectRows, expectSource)) {
     const plan = planFor(row, expectSource);
-    if (plan.edits.length === 0) throw new LinewiseError('bad-row', `row ${row.rowNumber} is for ${row.path}, which no row edits`, expectSource);
+    if (plan.edits.length === 0) throw new LinewiseError('bad-row', `row ${row.rowNumber} is for ${quotePath(row.path ?? '')}, which no row edits`, expectSource);
     plan.expect.push(...rowExpectations([row]));
+    if (row.anchor !== undefined) plan.anchored = true;
   }
   // Clashing rows are refused before any file is read.
   for (const plan of plans.values()) {
@@ -103,5 +116,36 @@ function sameTarget(cwd: string, p: string, target: EditTarget): boolean {
 }
 
 function rowForOtherFile(row: Row, source: string, file: string): LinewiseError {
-  return new LinewiseError('bad-row', `row ${row.rowNumber} is for ${row.path}, not ${file}; leave FILE out to patch several files`, source);
+  return new LinewiseError('bad-row', `row ${row.rowNumber} is for ${quotePath(row.path ?? '')}, not ${quotePath(file)}; leave FILE out to patch several files`, source);
+}
+
+/**
+ * Rows with another reading (a plain row that also reads as a path row, a --null path that may
+ * begin with the decoration before it) as the one reading that can apply: the one whose path
+ * names a file (with FILE: names FILE). Two that can: refused, nothing written.
+ */
+function resolveReadings(cwd: string, fixed: EditTarget | undefined, rows: readonly Row[], source: string): Row[] {
+  return rows.map((row) => {
+    if (row.alts === undefined) return row;
+    const fits = row.alts.filter((a) => names(cwd, a.path, fixed));
+    if (fits.length === 0) return row;
+    const primary = row.path === undefined ? fixed !== undefined : names(cwd, row.path, fixed);
+    if (primary || fits.length > 1) {
+      throw new LinewiseError('bad-row', `row ${row.rowNumber} reads two ways: ${fits[0]!.why}; nothing was written`, source);
+    }
+    const { path: p, line, bytes, anchor, restore } = fits[0]!;
+    if (restore) restore.row.bytes = restore.bytes;
+    return { path: p, line, bytes, rowNumber: row.rowNumber, ...(anchor !== undefined ? { anchor } : {}) };
+  });
+}
+
+/** `p` names a file that could be edited: a regular file (with FILE: FILE itself). */
+function names(cwd: string, p: string, fixed: EditTarget | undefined): boolean {
+  if (p === '' || hasRawBytes(p)) return false; // "" is no file; a name not UTF-8 is refused by name anyway
+  if (fixed !== undefined) return sameTarget(cwd, p, fixed);
+  try {
+    return fs.statSync(path.resolve(cwd, p)).isFile();
+  } catch {
+    return false;
+  }
 }

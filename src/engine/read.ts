@@ -30,6 +30,11 @@ export interface ReadOptions {
   cwd?: string;
   /** what the path `-` reads; default standard input (file descriptor 0) */
   stdin?: ReadFn;
+  /**
+   * Give each line its `anchor` (the CLI's `--anchor`): the first 8 hex digits of the SHA-256 of
+   * its text. A line fed back to {@link replaceRows} with its anchor is edited only if unchanged.
+   */
+  anchor?: boolean;
 }
 
 /** Where a read's inputs come from, with the defaults applied. */
@@ -88,8 +93,9 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
  * ```
  */
 export function readLines(path: string, start: number, end?: number, options: ReadOptions = {}): Line[] {
-  const sink = new LineCollector(v.string(path, 'path'));
-  readLinesTo(sink, path, start, end, v.options<ReadOptions>(options, 'options'));
+  const o = v.options<ReadOptions>(options, 'options');
+  const sink = new LineCollector(v.string(path, 'path'), v.optionalBoolean(o.anchor, 'anchor') === true);
+  readLinesTo(sink, path, start, end, o);
   return sink.lines;
 }
 
@@ -143,7 +149,8 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
     Object.assign(o, { offset: Math.max(0, countLines(path, options) - last), limit: last });
   }
   return withText(path, options, sink, (t) => {
-    const r = readPage(t.scanner, { ...o, prefixBytes: rowPrefixLength, inputSize: t.codec ? undefined : t.input.size }, sink);
+    const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
+    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored), inputSize: t.codec ? undefined : t.input.size }, sink);
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     const more = r.total === undefined || r.total > r.nextOffset;
@@ -183,8 +190,9 @@ export interface Page {
  * ```
  */
 export function page(path: string, options: PageOptions = {}): Page {
-  const sink = new LineCollector(v.string(path, 'path'));
-  const s = pageTo(sink, path, v.options<PageOptions>(options, 'options'));
+  const o = v.options<PageOptions>(options, 'options');
+  const sink = new LineCollector(v.string(path, 'path'), v.optionalBoolean(o.anchor, 'anchor') === true);
+  const s = pageTo(sink, path, o);
   return { path: s.path, lines: sink.lines, total: s.total, nextOffset: s.nextOffset, ...(s.cut ? { cut: s.cut } : {}), bom: s.bom };
 }
 

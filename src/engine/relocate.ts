@@ -5,6 +5,7 @@ import type { Expectation } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
 import { BlockLocator } from '../core/block-offsets.js';
 import type { InputSource } from '../io/input.js';
+import { lineHash } from '../io/line-hash.js';
 import { openText, type TextOptions } from '../io/text.js';
 import type { FilePlan } from './plans.js';
 import { StaleEditError } from './stale.js';
@@ -43,7 +44,7 @@ export function relocatePlans(plans: readonly FilePlan[], stale: StaleEditError,
 
 /** The one offset at which the plan's expected lines all hold, or why there is none. */
 function where(plan: FilePlan, source: InputSource, textOptions: TextOptions): number | string {
-  const locator = new BlockLocator(plan.expect);
+  const locator = new BlockLocator(plan.expect, lineHash);
   const t = openText(plan.target.real, source, textOptions);
   try {
     let n = 0;

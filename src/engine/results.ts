@@ -5,7 +5,9 @@ import { LinewiseError } from '../core/errors.js';
 import { MAX_LINE_BYTES } from '../core/limits.js';
 import { joinPieces, type PieceVisitor } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
+import { ANCHOR_DIGITS } from '../core/row-fields.js';
 import { type Terminator, TERMINATORS, terminatorLength } from '../core/terminators.js';
+import { lineHash } from '../io/line-hash.js';
 
 export type { Terminator } from '../core/terminators.js';
 export { MAX_LINE_BYTES } from '../core/limits.js';
@@ -27,14 +29,25 @@ export interface Line {
   terminator: Terminator;
   /** true when `page`'s byte cap cut this line short: `bytes` holds only its first bytes */
   cut?: true;
+  /**
+   * With the `anchor` option: the line's anchor, as `--anchor` prints it (`12#<anchor>`), the
+   * first 8 hex digits of the SHA-256 of its text. Fed back to {@link replaceRows} with the
+   * line, it guards the edit: a line changed since is not edited (StaleEditError).
+   */
+  anchor?: string;
 }
 
-/** Copies bytes `[start, end)` of a reused buffer into a {@link Line}. */
-export function toLine(path: string, line: number, buf: Uint8Array, start: number, end: number): Line {
+/** The anchor of a line's text (without its terminator), as rows print it. */
+export function anchorOf(text: string | Uint8Array): string {
+  return lineHash(typeof text === 'string' ? Buffer.from(text, 'utf8') : text).slice(0, ANCHOR_DIGITS);
+}
+
+/** Copies bytes `[start, end)` of a reused buffer into a {@link Line}; `anchored` adds its anchor. */
+export function toLine(path: string, line: number, buf: Uint8Array, start: number, end: number, anchored = false): Line {
   const bytes = Buffer.from(buf.subarray(start, end)); // the scanner reuses its buffer: copy
   const t = terminatorLength(bytes, 0, bytes.length);
   const body = bytes.subarray(0, bytes.length - t);
-  return { path, line, bytes, text: isUtf8(body) ? body.toString('utf8') : undefined, terminator: TERMINATORS[t] };
+  return { path, line, bytes, text: isUtf8(body) ? body.toString('utf8') : undefined, terminator: TERMINATORS[t], ...(anchored ? { anchor: anchorOf(body) } : {}) };
 }
 
 /** A RowSink that keeps every row as a {@link Line}; lines that arrive in pieces are joined first. */
@@ -43,10 +56,13 @@ export class LineCollector implements RowSink {
   private line = 0;
   private readonly visit: PieceVisitor;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly anchored = false,
+  ) {
     this.visit = joinPieces(
       (buf, start, end) => {
-        this.lines.push(toLine(this.path, this.line, buf, start, end));
+        this.lines.push(toLine(this.path, this.line, buf, start, end, this.anchored));
       },
       MAX_LINE_BYTES,
       () => new LinewiseError('line-too-long', `line ${this.line} is longer than ${MAX_LINE_BYTES} bytes, too long to hold in memory`),

@@ -439,8 +439,9 @@ export interface GrepResult {
  * ```
  */
 export async function grep(pattern: string | readonly string[], paths: string | readonly string[] = [], options: GrepOptions = {}): Promise<GrepResult> {
-  const collector = new Collector();
-  const { status } = await grepTo(collector, pattern, paths, v.options<GrepOptions>(options, 'options'));
+  const o = v.options<GrepOptions>(options, 'options');
+  const collector = new Collector(v.optionalBoolean(o.anchor, 'anchor') === true);
+  const { status } = await grepTo(collector, pattern, paths, o);
   return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, status };
 }
 
@@ -453,6 +454,8 @@ class Collector implements GrepReporter {
   private path = '';
   private ranges: GrepSetup['ranges'];
 
+  constructor(private readonly anchored: boolean) {}
+
   begin(setup: GrepSetup): void {
     this.ranges = setup.ranges;
   }
@@ -463,11 +466,11 @@ class Collector implements GrepReporter {
 
   match(line: number, buf: Buffer, start: number, end: number): void {
     const submatches = (this.ranges?.(buf, start, end) ?? []).map(([s, e]) => ({ start: s, end: e }));
-    this.lines.push({ ...toLine(this.path, line, buf, start, end), kind: 'match', submatches });
+    this.lines.push({ ...toLine(this.path, line, buf, start, end, this.anchored), kind: 'match', submatches });
   }
 
   context(line: number, buf: Buffer, start: number, end: number): void {
-    this.lines.push({ ...toLine(this.path, line, buf, start, end), kind: 'context', submatches: [] });
+    this.lines.push({ ...toLine(this.path, line, buf, start, end, this.anchored), kind: 'context', submatches: [] });
   }
 
   gap(): void {}

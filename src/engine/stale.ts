@@ -2,6 +2,7 @@
 // that carries the current lines (the CLI prints them as rows; the library hands them back).
 
 import { Exit, LinewiseError } from '../core/errors.js';
+import { quotePath } from '../core/path-names.js';
 import type { Mismatch } from '../core/patcher.js';
 import { type Line, toLine } from './results.js';
 
@@ -10,6 +11,8 @@ export interface StaleFile {
   path: string;
   /** the caller's rows carried paths (the current lines are then shown with them) */
   pathRows: boolean;
+  /** the caller's rows carried anchors (the current lines are then shown, and handed back, anchored) */
+  anchored?: boolean;
   mismatches: readonly Mismatch[];
 }
 
@@ -42,7 +45,7 @@ export function staleEditError(stale: readonly StaleFile[], shown = "in the erro
   for (const f of stale) {
     for (const m of f.mismatches) {
       if (m.current === undefined) gone.push({ path: f.path, line: m.line });
-      else current.push(toLine(f.path, m.line, m.current, 0, m.current.length));
+      else current.push(toLine(f.path, m.line, m.current, 0, m.current.length, f.anchored === true));
     }
   }
   const first = stale[0]!.mismatches;
@@ -52,7 +55,7 @@ export function staleEditError(stale: readonly StaleFile[], shown = "in the erro
     stale.length === 1
       ? `${nums.length === 1 ? 'line' : 'lines'} ${nums.join(', ')} no longer ${nums.length === 1 ? 'holds' : 'hold'} the text read` +
         (gonePast.length ? ` (past the end now: ${gonePast.join(', ')})` : '')
-      : `lines changed since they were read in ${stale.map((f) => f.path).join(', ')}`;
+      : `lines changed since they were read in ${stale.map((f) => quotePath(f.path)).join(', ')}`;
   const message = `stale edit: ${detail}; nothing was written; the current lines are ${shown}: read again and retry`;
   return new StaleEditError(message, stale.length === 1 ? stale[0]!.path : undefined, current, gone, stale);
 }

@@ -13,8 +13,10 @@ import { checkpoint, Interrupted, YIELD_BYTES } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
 import { RangeReader } from '../io/copy-range.js';
 import type { InputSource } from '../io/input.js';
+import { lineHash } from '../io/line-hash.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
 import { openText, type OpenedText, type TextOptions } from '../io/text.js';
+import { decodingProblem } from './decoding.js';
 import type { FilePlan } from './plans.js';
 import { staleEditError } from './stale.js';
 
@@ -72,7 +74,7 @@ export async function runTransaction(plans: readonly FilePlan[], o: TransactionO
     const stale = prepared.filter((p) => p.result.mismatches.length > 0 && !p.applied);
     if (stale.length > 0) {
       throw staleEditError(
-        stale.map((p) => ({ path: p.plan.given, pathRows: p.plan.pathRows, mismatches: p.result.mismatches })),
+        stale.map((p) => ({ path: p.plan.given, pathRows: p.plan.pathRows, anchored: p.plan.anchored, mismatches: p.result.mismatches })),
         o.staleShown,
       );
     }
@@ -119,6 +121,8 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
       expect: plan.fixed ? [...plan.expect, ...plan.fixed.expect] : plan.expect,
       context: o.context ?? (o.dryRun ? 3 : 0),
       ...(firstLineEol ? { firstLineEol } : {}),
+      anchorOf: lineHash,
+      checkDecoding: codec === undefined,
     });
     // Untouched stretches take the fast lane: the scanner only counts their lines and the
     // bytes are copied by offset, with no per-line work. Not with a codec: its bytes are
@@ -149,6 +153,9 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
       await checkpoint(o.signal);
     }
     const result = patcher.finish();
+    // Before the stale check: a line that only looks changed because of the decoding is not stale.
+    const decoding = decodingProblem(result, plan.expect, codec !== undefined);
+    if (decoding !== undefined) throw decoding;
     if (codec?.invalidAt !== undefined && result.changed) {
       // Decoded, those bytes became U+FFFD: writing them back would change lines nobody edited.
       throw new LinewiseError(

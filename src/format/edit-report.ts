@@ -1,27 +1,32 @@
 // What a finished (or refused) edit prints: the current lines of a stale edit, the near matches of
 // an old text not found, receipts, and the --json records; shared by the CLI and the MCP server.
 
-import { terminatorOf } from '../core/terminators.js';
+import { quoteRowPath } from '../core/path-names.js';
 import type { ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { StaleEditError } from '../engine/stale.js';
 import type { Output } from '../io/output.js';
 import { fileChangeRecord, lineFields, writeRecord } from './json.js';
 import { receiptFooter, writeReceipt } from './receipt.js';
+import { type AnchorFn, anchorField, endRow } from './rows.js';
 import type { Style } from './style.js';
 
-/** Prints the current lines of every stale file as rows (or JSON records). */
-export function printStale(out: Output, e: StaleEditError, json: boolean): void {
+/**
+ * Prints the current lines of every stale file as rows (or JSON records), anchored when the
+ * caller's rows were: `anchor` computes an anchor (the CLI passes the engine's anchorOf).
+ */
+export function printStale(out: Output, e: StaleEditError, json: boolean, anchor?: AnchorFn): void {
   for (const f of e.files) {
     for (const m of f.mismatches) {
+      const a = f.anchored && anchor && m.current ? anchorField(anchor, m.current, 0, m.current.length) : '';
       if (json) {
-        writeRecord(out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }) });
+        writeRecord(out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }), ...(a ? { anchor: a.slice(1) } : {}) });
         continue;
       }
       if (m.current === undefined) continue;
-      if (f.pathRows) out.text(`${f.path}\t`);
-      out.text(`${m.line}\t`);
+      if (f.pathRows) out.text(`${quoteRowPath(f.path)}\t`);
+      out.text(`${m.line}${a}\t`);
       out.bytes(m.current);
-      if (terminatorOf(m.current) === '') out.leaveOpen();
+      endRow(out, m.current, 0, m.current.length);
     }
   }
 }
@@ -35,7 +40,7 @@ export function printNear(out: Output, e: TextNotFoundError, json: boolean): voi
     }
     out.text(`${l.line}\t`);
     out.bytes(l.bytes);
-    if (l.terminator === '') out.leaveOpen();
+    endRow(out, l.bytes, 0, l.bytes.length);
   }
 }
 

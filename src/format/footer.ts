@@ -36,13 +36,19 @@ export function pageFooter(f: FooterInfo): string | undefined {
     const total = f.cut.length === undefined ? `${f.cut.shown}` : `${f.cut.length}`;
     text +=
       ` Line ${f.cut.line} was cut at ${f.cut.shown} ${len} ${total} bytes;` +
-      ` read it whole with: linewise readlines ${shellWord(f.cut.path)} ${f.cut.line} ${f.cut.line}` +
+      ` read it whole with: linewise readlines ${shellWord(f.cut.path.startsWith('-') && f.cut.path !== '-' ? `./${f.cut.path}` : f.cut.path)} ${f.cut.line} ${f.cut.line}` +
       (f.cut.options ?? []).map((o) => ` ${shellWord(o)}`).join('');
   }
   return text + ']';
 }
 
-/** Quotes a path for a command line shown to the user, only when it needs quoting. */
-function shellWord(s: string): string {
-  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+/**
+ * Quotes a path for a command line shown to the user, only when it needs quoting. Control
+ * characters go in `$'...'` with C escapes, so the footer stays one line without a tab (which
+ * `replace --rows` relies on to tell it from a row).
+ */
+function shellWord(word: string): string {
+  if (/^[\w./@%+=:,-]+$/.test(word)) return word;
+  if (!/[\x00-\x1f\x7f]/.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  return `$'${word.replace(/[\x00-\x1f\x7f'\\]/g, (c) => (c === "'" || c === '\\' ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}'`;
 }

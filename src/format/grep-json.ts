@@ -3,12 +3,19 @@
 import { isUtf8 } from 'node:buffer';
 import type { MatchSink } from '../core/searcher.js';
 import type { Output } from '../io/output.js';
+import { hasRawBytes, pathToBytes } from '../core/path-names.js';
 import type { RangesFn } from './grep-rows.js';
 import { lineFields, writeRecord } from './json.js';
+import { type AnchorFn, anchorField } from './rows.js';
 
 /** Text of bytes as JSON wants it: `{"text"}`, or `{"bytes"}` (base64) when not UTF-8. */
 function data(b: Buffer): { text: string } | { bytes: string } {
   return isUtf8(b) ? { text: b.toString('utf8') } : { bytes: b.toString('base64') };
+}
+
+/** A path as JSON wants it: `{"text"}`, or `{"bytes"}` (base64) for a name that is not UTF-8, as rg does. */
+function pathData(path: string): { text: string } | { bytes: string } {
+  return hasRawBytes(path) ? { bytes: pathToBytes(path).toString('base64') } : { text: path };
 }
 
 /** Totals for the final summary record. */
@@ -33,6 +40,8 @@ export class JsonGrep implements MatchSink {
     private readonly out: Output,
     /** ranges of matches; undefined under -v (selected lines hold no match) */
     private readonly ranges: RangesFn | undefined,
+    /** add each line's `anchor` (`--anchor`) */
+    private readonly anchor?: AnchorFn,
   ) {}
 
   file(path: string): void {
@@ -46,7 +55,7 @@ export class JsonGrep implements MatchSink {
     if (this.begun) return;
     this.begun = true;
     this.stats.searches_with_match++;
-    writeRecord(this.out, { type: 'begin', data: { path: { text: this.path } } });
+    writeRecord(this.out, { type: 'begin', data: { path: pathData(this.path) } });
   }
 
   match(line: number, buf: Buffer, start: number, end: number): void {
@@ -73,14 +82,14 @@ export class JsonGrep implements MatchSink {
     const { terminator, ...lines } = lineFields(buf, start, end);
     writeRecord(this.out, {
       type,
-      data: { path: { text: this.path }, lines, terminator, line_number: line, submatches },
+      data: { path: pathData(this.path), lines, terminator, line_number: line, ...(this.anchor ? { anchor: anchorField(this.anchor, buf, start, end).slice(1) } : {}), submatches },
     });
   }
 
   /** Ends the current file: an `end` record if it printed anything. */
   endFile(): void {
     if (!this.begun) return;
-    writeRecord(this.out, { type: 'end', data: { path: { text: this.path }, stats: { matched_lines: this.fileLines } } });
+    writeRecord(this.out, { type: 'end', data: { path: pathData(this.path), stats: { matched_lines: this.fileLines } } });
   }
 
   summary(errors: number): void {

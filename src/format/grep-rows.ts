@@ -1,10 +1,12 @@
-// grep's text printer: rows (`[path<TAB|NUL>]n<TAB>line`), `--` between context groups, and the
-// lines of -c (counts) and -l (file names).
+// grep's text printer: rows (`[path<TAB|NUL>]n[#anchor]<TAB>line`, the path quoted when it must
+// be), `--` between context groups, and the lines of -c (counts) and -l (file names).
 
 import { GROUP_SEPARATOR } from '../core/parse-rows.js';
+import { pathToBytes, quotePath, quoteRowPath } from '../core/path-names.js';
 import type { MatchSink } from '../core/searcher.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
+import { type AnchorFn, anchorField, endRow } from './rows.js';
 import type { Style } from './style.js';
 
 /** Byte ranges of the matches in a line, relative to its start (undefined: none to show). */
@@ -21,12 +23,13 @@ export interface GrepPrinterOptions {
   noteStyle: Style;
   /** where the matches are in a selected line; undefined when they are not highlighted */
   ranges?: RangesFn;
+  /** print `n#anchor` (`--anchor`) */
+  anchor?: AnchorFn;
 }
 
 /** Prints rows for every file of one grep run; `file(path)` names the file the next rows are from. */
 export class TextGrep implements MatchSink {
-  private prefix = '';
-  /** the prefix as bytes, for rows written without a string (plain style only) */
+  /** the path and its separator that start each row, as bytes (a name under -0 may not be UTF-8) */
   private prefixBytes: Uint8Array = new Uint8Array(0);
   /** rows are undecorated: numbers and paths go out as bytes (Output.row) */
   private readonly plain: boolean;
@@ -41,12 +44,11 @@ export class TextGrep implements MatchSink {
     const [open = '', close = ''] = o.rowStyle.match('\u0000').split('\u0000');
     this.open = Buffer.from(open);
     this.close = Buffer.from(close);
-    this.plain = o.rowStyle.number('1') === '1' && this.open.length === 0;
+    this.plain = o.rowStyle.number('1') === '1' && this.open.length === 0 && o.anchor === undefined;
   }
 
   file(path: string): void {
-    this.prefix = this.o.withPath ? `${this.o.rowStyle.path(path)}${this.o.nul ? '\0' : '\t'}` : '';
-    this.prefixBytes = Buffer.from(this.prefix, 'utf8');
+    this.prefixBytes = this.o.withPath ? rowPathPrefix(this.o, path) : new Uint8Array(0);
   }
 
   /** The fast branch, when nothing is colored: the row goes straight into the output buffer. */
@@ -54,13 +56,13 @@ export class TextGrep implements MatchSink {
     if (!this.plain) return false;
     this.printed = true;
     this.out.row(this.prefixBytes, line, buf, start, end);
-    this.tail(buf, start, end);
+    endRow(this.out, buf, start, end);
     return true;
   }
 
   match(line: number, buf: Buffer, start: number, end: number): void {
     if (this.plainRow(line, buf, start, end)) return;
-    this.head(line);
+    this.head(line, buf, start, end);
     const ranges = this.open.length > 0 && this.o.ranges ? this.o.ranges(buf, start, end) : undefined;
     if (ranges === undefined || ranges.length === 0) this.out.bytes(buf, start, end);
     else {
@@ -76,29 +78,38 @@ export class TextGrep implements MatchSink {
       }
       this.out.bytes(buf, at, end);
     }
-    this.tail(buf, start, end);
+    endRow(this.out, buf, start, end);
   }
 
   context(line: number, buf: Buffer, start: number, end: number): void {
     if (this.plainRow(line, buf, start, end)) return;
-    this.head(line);
+    this.head(line, buf, start, end);
     this.out.bytes(buf, start, end);
-    this.tail(buf, start, end);
+    endRow(this.out, buf, start, end);
   }
 
   gap(): void {
     if (this.printed) this.out.text(`${this.o.noteStyle.note(GROUP_SEPARATOR)}\n`);
   }
 
-  private head(line: number): void {
+  private head(line: number, buf: Buffer, start: number, end: number): void {
     this.printed = true;
-    this.out.text(`${this.prefix}${this.o.rowStyle.number(String(line))}\t`);
+    const anchor = this.o.anchor ? anchorField(this.o.anchor, buf, start, end) : '';
+    this.out.bytes(this.prefixBytes);
+    this.out.text(`${this.o.rowStyle.number(`${line}${anchor}`)}\t`);
   }
+}
 
-  private tail(buf: Buffer, start: number, end: number): void {
-    // A last line without a terminator: whatever is printed next starts on a new line.
-    if (terminatorLength(buf, start, end) === 0) this.out.leaveOpen();
-  }
+/** `path<TAB>` (the path quoted when it must be) or, under -0, `path<NUL>` with the path's own bytes. */
+function rowPathPrefix(o: GrepPrinterOptions, path: string): Buffer {
+  return o.nul ? pathField(o, path, '\0') : Buffer.from(`${o.rowStyle.path(quoteRowPath(path))}\t`);
+}
+
+/** A path, styled, then `end`: under -0 its own bytes (whatever they are), else quoted as messages quote it. */
+function pathField(o: GrepPrinterOptions, path: string, end: string): Buffer {
+  if (!o.nul) return Buffer.from(`${o.rowStyle.path(quotePath(path))}${end}`);
+  const [open = '', close = ''] = o.rowStyle.path('\u0000').split('\u0000');
+  return Buffer.concat([Buffer.from(open), pathToBytes(path), Buffer.from(`${close}${end}`)]);
 }
 
 /** A sink that prints nothing: -c and -l only need the searcher's count. */
@@ -106,11 +117,12 @@ export const NO_ROWS: MatchSink = { match() {}, context() {}, gap() {} };
 
 /** `-c`: `[path<TAB|NUL>]count`. */
 export function printCount(out: Output, o: GrepPrinterOptions, path: string, count: number): void {
-  out.text(`${o.withPath ? `${o.rowStyle.path(path)}${o.nul ? '\0' : '\t'}` : ''}${count}\n`);
+  if (o.withPath) out.bytes(pathField(o, path, o.nul ? '\0' : '\t'));
+  out.text(`${count}\n`);
 }
 
 /** `-l`: the path, ended by a newline (or by NUL under -0, as `grep -lZ`). */
 export function printPath(out: Output, o: GrepPrinterOptions, path: string): void {
-  out.text(`${o.rowStyle.path(path)}${o.nul ? '\0' : '\n'}`);
+  out.bytes(pathField(o, path, o.nul ? '\0' : '\n'));
 }
 

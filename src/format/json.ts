@@ -8,6 +8,7 @@ import { joinPieces, type PieceVisitor } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
 import { TERMINATORS, terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
+import { type AnchorFn, anchorField } from './rows.js';
 
 /** The text fields of a line record: `text` or `bytes` (base64), and `terminator`. */
 export function lineFields(buf: Buffer, start: number, end: number): Record<string, string> {
@@ -58,10 +59,12 @@ export class JsonRows implements RowSink {
   constructor(
     private readonly out: Output,
     private readonly path: string,
+    /** add each line's `anchor` (`--anchor`) */
+    anchor?: AnchorFn,
   ) {
     this.visit = joinPieces(
       (buf, start, end) => {
-        writeRecord(out, { type: 'line', path: this.path, line_number: this.line, ...lineFields(buf, start, end) });
+        writeRecord(out, { type: 'line', path: this.path, line_number: this.line, ...lineFields(buf, start, end), ...(anchor ? { anchor: anchorField(anchor, buf, start, end).slice(1) } : {}) });
       },
       MAX_LINE_BYTES,
       () =>

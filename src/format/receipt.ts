@@ -2,6 +2,7 @@
 // grep's groups), then a blank line and one footer saying how the numbering moved.
 
 import type { ReceiptEdit, Shift } from '../core/receipt-regions.js';
+import { quotePath, quoteRowPath } from '../core/path-names.js';
 import type { Output } from '../io/output.js';
 import { TextRows } from './rows.js';
 import type { Style } from './style.js';
@@ -30,7 +31,7 @@ export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyl
   r.regions.forEach((region, i) => {
     if (i > 0) out.text(`${noteStyle.note('--')}\n`);
     for (const l of region) {
-      if (r.pathRows) out.text(`${style.path(r.path)}\t`);
+      if (r.pathRows) out.text(`${style.path(quoteRowPath(r.path))}\t`);
       rows.row(l.line, l.bytes, 0, l.bytes.length, true);
     }
   });
@@ -55,5 +56,5 @@ export function receiptFooter(r: Pick<ReceiptText, 'path' | 'edits' | 'shifts' |
     r.shifts.length === 0
       ? 'no other line moved'
       : `lines after ${r.shifts.map((s, i) => `${s.after}${i === 0 ? ' shifted' : ''} by ${s.by > 0 ? '+' : ''}${s.by}`).join(', after ')}`;
-  return `${RECEIPT_FOOTER_START}${r.path}: ${moved}${edits}; ${shifts}.]`;
+  return `${RECEIPT_FOOTER_START}${quotePath(r.path)}: ${moved}${edits}; ${shifts}.]`;
 }

@@ -1,28 +1,76 @@
-// Rows as text: `<n>\t<line bytes>`, written piece by piece so a line of any length streams through.
+// Rows as text: `<n>\t<line bytes>` (`<n>#<anchor>\t...` with anchors), written piece by piece
+// so a line of any length streams through, and the marker after a line without terminator.
 
-import { terminatorLength } from '../core/terminators.js';
+import { MAX_LINE_BYTES } from '../core/limits.js';
+import { joinPieces, type PieceVisitor } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
-import { CUT_MARK } from '../core/parse-rows.js';
+import { ANCHOR_DIGITS, CUT_MARK, NO_NEWLINE_MARK } from '../core/row-fields.js';
+import { LinewiseError } from '../core/errors.js';
+import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
 import type { Style } from './style.js';
+
+export { NO_NEWLINE_MARK } from '../core/row-fields.js';
+
+/** The anchor of a line's text (without its terminator): {@link ANCHOR_DIGITS} lowercase hex digits or more. */
+export type AnchorFn = (body: Uint8Array) => string;
+
+/** The bytes that end the row of a line without terminator, on every output: "\n", the marker, "\n". */
+const MARK_AFTER_OPEN_ROW = Buffer.from(`\n${NO_NEWLINE_MARK}\n`);
+
+/**
+ * Ends a row whose bytes `[start, end)` of `buf` were just written: after a line without a
+ * terminator (only ever a file's last line) comes a "\n" and the no-newline marker, so nothing
+ * printed next, and no row stream joined after it with `cat`, runs into the row.
+ */
+export function endRow(out: Output, buf: Uint8Array, start: number, end: number): void {
+  if (terminatorLength(buf, start, end) === 0) out.bytes(MARK_AFTER_OPEN_ROW);
+}
+
+/** `#<anchor>` for a line's text, as rows print it after the number. */
+export function anchorField(anchor: AnchorFn, buf: Uint8Array, start: number, end: number): string {
+  const body = buf.subarray(start, end - terminatorLength(buf, start, end));
+  return `#${anchor(body).slice(0, ANCHOR_DIGITS)}`;
+}
 
 /** Writes rows as text. Pieces of one row follow its `<n>\t` prefix directly. */
 export class TextRows implements RowSink {
   private inRow = false;
+  /** with anchors: whole lines (the anchor, printed first, needs the whole text) */
+  private readonly joined: PieceVisitor | undefined;
+  private line = 0;
 
   constructor(
     private readonly out: Output,
     private readonly style: Style,
-  ) {}
+    /** print `<n>#<anchor>` (`--anchor`) */
+    private readonly anchor?: AnchorFn,
+  ) {
+    if (anchor === undefined) return;
+    this.joined = joinPieces(
+      (buf, start, end) => {
+        this.out.text(`${this.style.number(`${this.line}${anchorField(anchor, buf, start, end)}`)}\t`);
+        this.out.bytes(buf, start, end);
+        endRow(this.out, buf, start, end);
+      },
+      MAX_LINE_BYTES,
+      () => new LinewiseError('line-too-long', `line ${this.line} is longer than ${MAX_LINE_BYTES} bytes, too long to anchor (read it without --anchor)`),
+    );
+  }
 
   row(line: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    if (this.joined !== undefined) {
+      this.line = line;
+      this.joined(buf, start, end, ends);
+      return;
+    }
     if (!this.inRow) this.out.text(`${this.style.number(String(line))}\t`);
     this.out.bytes(buf, start, end);
     this.inRow = !ends;
-    // A line without a terminator ends the file; anything printed after it starts on a new line.
-    if (ends && terminatorLength(buf, start, end) === 0) this.out.leaveOpen();
+    if (ends) endRow(this.out, buf, start, end);
   }
 
+  /** A line cut short: never anchored (its anchor would be of the part shown), always ended by "\n". */
   cutRow(line: number, buf: Buffer, start: number, end: number): void {
     this.out.text(`${this.style.number(String(line))}${CUT_MARK}\t`);
     this.out.bytes(buf, start, end);
@@ -33,7 +81,3 @@ export class TextRows implements RowSink {
     this.out.flush();
   }
 }
-
-/** What a terminal shows after a last row without a terminator; never written to a pipe. */
-export const NO_NEWLINE_MARK = '\\ No newline at end of file';
-

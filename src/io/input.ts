@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
+import { fsPath } from '../core/path-names.js';
 import { fdReader } from './streams.js';
 
 /** Where inputs are found: relative paths start at `cwd`, and `-` reads `stdin`. */
@@ -99,18 +100,19 @@ export function fileKind(st: fs.Stats): string {
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
  */
-export function openInput(path: string | Buffer, io: InputSource): Input {
+export function openInput(path: string, io: InputSource): Input {
   if (path === '-') {
     return { name: '-', read: waiting(io.stdin, io.beforeWait), size: undefined, close() {} };
   }
   let fd: number;
   try {
     // Relative to the source's working directory (the process's own, except in tests and servers).
-    fd = fs.openSync(typeof path === 'string' ? resolvePath(io.cwd, path) : path, 'r');
+    // fsPath: a walked name that is not UTF-8 is opened by its own bytes, never by a look-alike.
+    fd = fs.openSync(fsPath(resolvePath(io.cwd, path)), 'r');
   } catch (e) {
-    throw fileError(e, path.toString());
+    throw fileError(e, path);
   }
-  const name = path.toString(); // bytes that are not UTF-8 read as U+FFFD: callers name such files themselves
+  const name = path;
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile() && !st.isFIFO()) {

@@ -1,16 +1,12 @@
-// Buffered output over a Sink, and the one rule that keeps rows apart: after a row whose line
-// has no terminator, a "\n" comes before anything else is written.
+// Buffered output over a Sink: bytes, text and rows gathered into one buffer, written in big chunks.
 
 import type { Sink } from './streams.js';
 
 const SIZE = 1 << 16;
-const NEWLINE = Buffer.from('\n');
 
 export class Output {
   private readonly buf = Buffer.allocUnsafe(SIZE);
   private len = 0;
-  /** the last row written ended without a terminator */
-  private open = false;
   /** bytes written so far */
   written = 0;
 
@@ -22,7 +18,6 @@ export class Output {
 
   /** Writes bytes `[start, end)` of `b`. Large pieces go straight through, not via the buffer. */
   bytes(b: Uint8Array, start = 0, end = b.length): void {
-    if (this.open) this.separate();
     const n = end - start;
     if (n <= 0) return;
     this.written += n;
@@ -41,7 +36,6 @@ export class Output {
    * of rows when most lines match; a string for each row's number cost a third of its time.
    */
   row(prefix: Uint8Array, n: number, b: Uint8Array, start: number, end: number): void {
-    if (this.open) this.separate();
     const need = prefix.length + 17 + (end - start); // 2^53 has 16 digits, then the tab
     if (this.len + need > SIZE) {
       this.flush();
@@ -71,7 +65,6 @@ export class Output {
 
   text(s: string): void {
     if (s.length === 0) return;
-    if (this.open) this.separate();
     // ASCII-only strings (numbers, tabs) are written without an intermediate Buffer.
     if (this.len + s.length * 3 <= SIZE) {
       const n = this.buf.write(s, this.len, 'utf8');
@@ -80,21 +73,6 @@ export class Output {
       return;
     }
     this.bytes(Buffer.from(s, 'utf8'));
-  }
-
-  /** Marks that the last row had no terminator: "\n" is written before any further output. */
-  leaveOpen(): void {
-    this.open = true;
-  }
-
-  /** True when output ended inside an unterminated row (nothing followed it). */
-  get endsOpen(): boolean {
-    return this.open;
-  }
-
-  private separate(): void {
-    this.open = false;
-    this.bytes(NEWLINE);
   }
 
   flush(): void {

@@ -118,7 +118,7 @@ export class BinaryFileError extends LinewiseError {
  * its first bytes (of the decoded text, when decoded) is refused unless `allowBinary`. A byte
  * order mark that contradicts `opts.encoding` is refused. The caller closes `input`.
  */
-export function openText(path: string | Buffer, io: InputSource, opts: TextOptions = {}): OpenedText {
+export function openText(path: string, io: InputSource, opts: TextOptions = {}): OpenedText {
   const input = openInput(path, io);
   let scanner: LineScanner | undefined;
   try {

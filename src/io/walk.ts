@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath, pathFromBytes } from '../core/path-names.js';
 import { fileError } from './input.js';
 
 export interface WalkOptions {
@@ -20,24 +21,13 @@ export interface WalkOptions {
 
 /**
  * A file to search: how rows name it, and where it is. `walked` files are skipped quietly when
- * binary. `abs` is bytes for a walked name that is not valid UTF-8: as a string it would read as
- * U+FFFD, and two names differing only in such bytes would be one name (one file searched twice,
- * the other never).
+ * binary. A walked name that is not UTF-8 keeps its bytes (see core/path-names): open it with
+ * `fsPath(abs)`.
  */
 export interface SearchTarget {
   display: string;
-  abs: string | Buffer;
+  abs: string;
   walked: boolean;
-}
-
-/** A path as a string, or as bytes where a name in it is not valid UTF-8. */
-type PathBytes = string | Buffer;
-
-/** A directory entry: its name as shown (lossy only for bytes that are not UTF-8), and its own bytes then. */
-interface Entry {
-  name: string;
-  raw: Buffer | undefined;
-  dirent: fs.Dirent<string | Buffer>;
 }
 
 /** A path that could not be walked: reported, and the walk goes on. */
@@ -62,35 +52,22 @@ export function isGlob(p: string): boolean {
   return /[*?[\]{}]/.test(p);
 }
 
-const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.raw && b.raw ? Buffer.compare(a.raw, b.raw) : 0);
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-function join(dir: PathBytes, name: string, raw: Buffer | undefined): PathBytes {
-  if (typeof dir === 'string' && raw === undefined) return path.join(dir, name);
-  return Buffer.concat([Buffer.from(dir), Buffer.from('/'), raw ?? Buffer.from(name)]);
+/** A directory entry, its name read as bytes: two names that are not UTF-8 never print or open alike. */
+interface Entry {
+  name: string;
+  dirent: fs.Dirent<string> | fs.Dirent<Buffer>;
 }
 
 /**
- * The entries of a directory. Names are read as strings (fast); a listing that holds U+FFFD, or
- * a directory named by bytes, is read again as bytes, and each name that is not valid UTF-8
- * keeps its bytes.
+ * The entries of a directory, names as strings that keep every byte (core/path-names). Read as
+ * strings first (the fast path); only a listing where Node shows U+FFFD is read again as bytes.
  */
-function listDir(dir: PathBytes): Entry[] {
-  if (typeof dir === 'string') {
-    const entries = fs.readdirSync(dir, { withFileTypes: true });
-    if (!entries.some((e) => e.name.includes('\ufffd'))) return entries.map((dirent) => ({ name: dirent.name, raw: undefined, dirent }));
-  }
-  return fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }).map((dirent) => {
-    const name = dirent.name.toString('utf8');
-    return { name, raw: Buffer.from(name, 'utf8').equals(dirent.name) ? undefined : dirent.name, dirent };
-  });
-}
-
-/**
- * The real path, as a string that keeps every byte (for telling directories apart). The native
- * realpath: the JavaScript one turns a path of bytes into a string first, losing them.
- */
-function realKey(p: PathBytes): string {
-  return fs.realpathSync.native(p, { encoding: 'buffer' }).toString('latin1');
+function listDir(dir: string): Entry[] {
+  const entries = fs.readdirSync(fsPath(dir), { withFileTypes: true });
+  if (!entries.some((e) => e.name.includes('\ufffd'))) return entries.map((dirent) => ({ name: dirent.name, dirent }));
+  return fs.readdirSync(fsPath(dir), { withFileTypes: true, encoding: 'buffer' }).map((dirent) => ({ name: pathFromBytes(dirent.name), dirent }));
 }
 
 /** Loads ignore (and fast-glob when `globs` is true) and returns a walker. */
@@ -122,14 +99,14 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     return false;
   };
 
-  const readRules = (dirAbs: PathBytes, base: string, rules: readonly Rules[], entries: readonly Entry[]): readonly Rules[] => {
+  const readRules = (dirAbs: string, base: string, rules: readonly Rules[], entries: readonly Entry[]): readonly Rules[] => {
     let ig: Ignore | undefined;
     for (const name of ['.gitignore', '.ignore']) {
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
       if (!entries.some((e) => e.name === name)) continue;
       let text: string;
       try {
-        text = fs.readFileSync(join(dirAbs, name, undefined), 'utf8');
+        text = fs.readFileSync(fsPath(path.join(dirAbs, name)), 'utf8');
       } catch {
         continue; // none here (or unreadable: as git, go on without it)
       }
@@ -139,7 +116,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
   };
 
   function* walkDir(
-    dirAbs: PathBytes,
+    dirAbs: string,
     rel: string,
     shown: (rel: string) => string,
     rules: readonly Rules[],
@@ -154,16 +131,16 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     }
     const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules, entries);
     entries.sort(byName);
-    for (const { name, raw, dirent: entry } of entries) {
+    for (const { name, dirent: entry } of entries) {
       if (!o.hidden && name.startsWith('.')) continue;
       const childRel = rel === '' ? name : `${rel}/${name}`;
-      const childAbs = join(dirAbs, name, raw);
+      const childAbs = path.join(dirAbs, name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         if (!o.follow) continue; // never follow a path the user did not give
         try {
-          const st = fs.statSync(childAbs);
+          const st = fs.statSync(fsPath(childAbs));
           isDir = st.isDirectory();
           isFile = st.isFile();
         } catch (e) {
@@ -175,7 +152,8 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
         if (ignored(local, childRel, true) || exclude?.ignores(`${childRel}/`)) continue;
         let real: string;
         try {
-          real = realKey(childAbs);
+          // the native realpath: the JavaScript one turns a path of bytes into a string, losing them
+          real = pathFromBytes(fs.realpathSync.native(fsPath(childAbs), { encoding: 'buffer' }));
         } catch (e) {
           yield { error: fileError(e, shown(childRel)) };
           continue;
@@ -197,11 +175,12 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
 
   return {
     walk(dirAbs, display) {
-      // display undefined: the current directory, whose files are named without "./"
-      const shown = (rel: string) => (display === undefined ? rel : display.endsWith('/') ? `${display}${rel}` : `${display}/${rel}`);
-      let real = Buffer.from(dirAbs).toString('latin1');
+      // display undefined: the current directory, whose files are named without "./" (but "./-":
+      // a row naming "-" would mean standard input)
+      const shown = (rel: string) => (display === undefined ? (rel === '-' ? './-' : rel) : display.endsWith('/') ? `${display}${rel}` : `${display}/${rel}`);
+      let real = dirAbs;
       try {
-        real = realKey(dirAbs);
+        real = fs.realpathSync(dirAbs);
       } catch {
         // reported by readdir below
       }

@@ -3,13 +3,13 @@
 import * as fs from 'node:fs';
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { esc, run, tempDir } from '../helpers.js';
+import { esc, MARK, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
 /** Rows as readlines prints them for `text`. */
-const rowsOf = (text: string) => text.split(/(?<=\n)/).map((line, i) => `${i + 1}\t${line}`).join('');
+const rowsOf = (text: string) => text.split(/(?<=\n)/).map((line, i) => `${i + 1}\t${line}${line.endsWith('\n') ? '' : MARK}`).join('');
 
 /** The file's bytes: iconv-lite's encoding, the reference; with a byte order mark where the name needs one. */
 const encoded = (name: string, text: string) => iconv.encode(text, name, { addBOM: name === 'utf16' || name === 'utf32' });

@@ -2,14 +2,14 @@
 // --encoding), terminators are kept, and what cannot be read is one clear line with exit 2.
 import iconv from 'iconv-lite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { esc, fixture, run, tempDir } from '../helpers.js';
+import { esc, fixture, MARK, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
 const UTF16_TEXT = 'hello\r\nwörld 😀\r\nlast\r\n';
 const ROWS_UTF16LE = '1\\thello\\r\\n2\\tw\\xc3\\xb6rld \\xf0\\x9f\\x98\\x80\\r\\n3\\tlast\\r\\n';
-const ROWS_UTF16BE = '1\\thello\\n2\\tw\\xc3\\xb6rld \\xf0\\x9f\\x98\\x80\\n3\\tlast';
+const ROWS_UTF16BE = '1\\thello\\n2\\tw\\xc3\\xb6rld \\xf0\\x9f\\x98\\x80\\n3\\tlast\\n\\\\ No newline at end of file\\n';
 
 const summary = (stdout: Buffer) => JSON.parse(stdout.toString().trim().split('\n').at(-1)!);
 
@@ -60,7 +60,7 @@ describe('--encoding NAME', () => {
     for (const text of ['a\nb\n', 'a\nb', 'é😀\n']) {
       const f = tmp.file('cesu8.txt', iconv.encode(text, 'cesu8'));
       const r = await run(['readlines', f, '1', '--encoding', 'cesu8']);
-      expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, esc(text.split(/(?<=\n)/).map((l, i) => `${i + 1}\t${l}`).join('')), '']);
+      expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, esc(text.split(/(?<=\n)/).map((l, i) => `${i + 1}\t${l}${l.endsWith('\n') ? '' : MARK}`).join('')), '']);
     }
   });
 
@@ -256,7 +256,7 @@ describe('bytes not valid in the encoding', () => {
   it('an odd last byte of UTF-16 is reported, counted from the start of the file', async () => {
     const f = tmp.file('odd16.txt', Buffer.of(0xff, 0xfe, 0x61, 0x00, 0x0a, 0x00, 0x62));
     const r = await run(['readlines', f, '1']);
-    expect(esc(r.stdout)).toBe('1\\ta\\n2\\t\\xef\\xbf\\xbd');
+    expect(esc(r.stdout)).toBe('1\\ta\\n2\\t\\xef\\xbf\\xbd\\n\\\\ No newline at end of file\\n');
     expect(r.stderr).toMatch(/: bytes at offset 6 are not valid utf-16le;/);
   });
 });
@@ -277,7 +277,7 @@ describe('a character cut between reads', () => {
 
   it('never breaks it, at every read boundary, in every multi-byte encoding (stdin)', async () => {
     for (const [name, decoded, bytes] of cases) {
-      const want = esc(decoded.split(/(?<=\n)/).map((line, i) => `${i + 1}\t${line}`).join(''));
+      const want = esc(decoded.split(/(?<=\n)/).map((line, i) => `${i + 1}\t${line}${line.endsWith('\n') ? '' : MARK}`).join(''));
       const flag = name === undefined ? [] : ['--encoding', name];
       const cuttings = [[1], [2], [3]];
       for (let k = 1; k < bytes.length; k++) cuttings.push([k, bytes.length]);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRows } from '../../src/core/parse-rows.js';
-import { esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
+import { esc, fixture, MARK, referenceLines, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -42,7 +42,7 @@ describe('grep: matching', () => {
 
   it('alpha\\r$ matches a last line that ends in a lone \\r (the \\r is text)', async () => {
     const r = await run(['grep', 'alpha\\r$', fixture('lone-cr.txt')]);
-    expect(esc(r.stdout)).toBe('2\\talpha\\r');
+    expect(esc(r.stdout)).toBe('2\\talpha\\r\\n\\\\ No newline at end of file\\n');
     const dot = await run(['grep', '^x.a$', fixture('lone-cr.txt')]);
     expect(esc(dot.stdout)).toBe('1\\tx\\ra\\n');
   });
@@ -97,11 +97,11 @@ describe('grep: matching', () => {
     expect(esc(r.stdout)).toBe('2\\tb\\r\\n');
   });
 
-  it('a last line without a terminator ends the output without one; more output starts a new line', async () => {
-    expect(esc((await run(['grep', 'o', fixture('mixed.txt')])).stdout)).toBe('1\\tone\\r\\n2\\ttwo\\n4\\tfour');
+  it('the row of a last line without a terminator is followed by "\\n" and the no-newline marker, whatever comes next', async () => {
+    expect(esc((await run(['grep', 'o', fixture('mixed.txt')])).stdout)).toBe('1\\tone\\r\\n2\\ttwo\\n4\\tfour\\n\\\\ No newline at end of file\\n');
     const two = await run(['grep', 'o', fixture('mixed.txt'), fixture('no-final-newline.txt')]);
     expect(esc(two.stdout)).toBe(
-      esc(`${fixture('mixed.txt')}\t1\tone\r\n${fixture('mixed.txt')}\t2\ttwo\n${fixture('mixed.txt')}\t4\tfour\n${fixture('no-final-newline.txt')}\t2\tsecond`),
+      esc(`${fixture('mixed.txt')}\t1\tone\r\n${fixture('mixed.txt')}\t2\ttwo\n${fixture('mixed.txt')}\t4\tfour${MARK}${fixture('no-final-newline.txt')}\t2\tsecond${MARK}`),
     );
   });
 });
@@ -118,7 +118,7 @@ describe('grep: rows and context', () => {
   it('-C 1 prints context with -- between groups that are not adjacent', async () => {
     const f = tmp.file('ctx.txt', 'm\na\nb\nc\nm\r\nd\nm');
     const r = await run(['grep', '-C', '1', '^m', f]);
-    expect(esc(r.stdout)).toBe('1\\tm\\n2\\ta\\n--\\n4\\tc\\n5\\tm\\r\\n6\\td\\n7\\tm');
+    expect(esc(r.stdout)).toBe('1\\tm\\n2\\ta\\n--\\n4\\tc\\n5\\tm\\r\\n6\\td\\n7\\tm\\n\\\\ No newline at end of file\\n');
     expect(esc((await run(['grep', '-A', '1', '^c', f])).stdout)).toBe('4\\tc\\n5\\tm\\r\\n');
     expect(esc((await run(['grep', '-B', '2', '^d', f])).stdout)).toBe('4\\tc\\n5\\tm\\r\\n6\\td\\n');
   });

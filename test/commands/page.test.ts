@@ -61,7 +61,7 @@ describe('page', () => {
       expect(r.status).toBe(0);
       const out = r.stdout.toString('latin1');
       const rows = out.replace(/\n\n\[Read .*\]\n$/, '\n');
-      for (const row of rows.split(/(?<=\n)/)) if (row) seen.push(Buffer.from(row, 'latin1'));
+      for (const row of rows.split(/(?<=\n)/)) if (row && !row.startsWith('\\ No newline')) seen.push(Buffer.from(row, 'latin1'));
       const m = /from offset (\d+)\.\]\n$/.exec(out) ?? /from offset (\d+)\. Line/.exec(out);
       if (!m) break;
       expect(Number(m[1])).toBeGreaterThan(offset);
@@ -95,7 +95,7 @@ describe('page', () => {
     const f = tmp.file('last.txt', `${numbered(5, '\r\n')}tail`);
     const r = await run(['page', f, '--last', '2']);
     expect(r.status).toBe(0);
-    expect(esc(r.stdout)).toBe('5\\tline 5\\r\\n6\\ttail');
+    expect(esc(r.stdout)).toBe('5\\tline 5\\r\\n6\\ttail\\n\\\\ No newline at end of file\\n');
     const all = await run(['page', f, '--last', '10', '--json']);
     const recs = all.stdout.toString().trim().split('\n').map((l) => JSON.parse(l));
     expect(recs.at(-1)).toMatchObject({ type: 'summary', offset: 0, lines: 6, total: 6, next_offset: null });

@@ -11,21 +11,23 @@ describe('readlines', () => {
     expect(esc(r.stdout)).toBe('1\\talpha\\r\\n2\\tbeta\\r\\n');
   });
 
-  it('ends a final row without a newline when the line has none, and clamps END', async () => {
+  it('ends the row of a last line without a newline with "\\n" and the no-newline marker, and clamps END', async () => {
     const r = await run(['readlines', fixture('no-final-newline.txt'), '1', '99']);
-    expect(esc(r.stdout)).toBe('1\\tfirst\\n2\\tsecond');
+    expect(esc(r.stdout)).toBe('1\\tfirst\\n2\\tsecond\\n\\\\ No newline at end of file\\n');
   });
 
-  it('marks the missing newline on a terminal only', async () => {
-    const r = await run(['readlines', fixture('no-final-newline.txt'), '2'], { tty: true, env: { NO_COLOR: '1' } });
-    expect(esc(r.stdout)).toBe('2\\tsecond\\n\\\\ No newline at end of file\\n');
+  it('marks the missing newline alike on a terminal and in a pipe', async () => {
+    const tty = await run(['readlines', fixture('no-final-newline.txt'), '2'], { tty: true, env: { NO_COLOR: '1' } });
+    const pipe = await run(['readlines', fixture('no-final-newline.txt'), '2']);
+    expect(esc(tty.stdout)).toBe('2\\tsecond\\n\\\\ No newline at end of file\\n');
+    expect(esc(pipe.stdout)).toBe(esc(tty.stdout));
   });
 
   it('keeps a lone \\r, a form feed, U+2028, \\v and non-UTF-8 bytes as content', async () => {
     const r = await run(['readlines', fixture('content-separators.txt'), '1']);
     expect(esc(r.stdout)).toBe('1\\tform\\x0cfeed\\n2\\tsep\\xe2\\x80\\xa8aration\\n3\\tvertical\\x0btab\\n4\\tnext\\x85line\\n');
     const cr = await run(['readlines', fixture('lone-cr.txt'), '1']);
-    expect(esc(cr.stdout)).toBe('1\\tx\\ra\\n2\\talpha\\r');
+    expect(esc(cr.stdout)).toBe('1\\tx\\ra\\n2\\talpha\\r\\n\\\\ No newline at end of file\\n');
   });
 
   it('has no phantom line after a final newline, and none in an empty file', async () => {

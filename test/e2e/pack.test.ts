@@ -63,7 +63,7 @@ describe('the npm package', () => {
     const r = spawnSync(bin, ['readlines', fixture('mixed.txt'), '2'], { env: { ...process.env, NO_COLOR: '1' } });
     expect(r.stderr.toString()).toBe('');
     expect(r.status).toBe(0);
-    expect(esc(r.stdout)).toBe('2\\ttwo\\n3\\tthree\\r\\n4\\tfour');
+    expect(esc(r.stdout)).toBe('2\\ttwo\\n3\\tthree\\r\\n4\\tfour\\n\\\\ No newline at end of file\\n');
     expect(spawnSync(bin, ['--version']).stdout.toString()).toBe(`${pkg.version}\n`);
   });
 

@@ -40,19 +40,20 @@ describe('README, for agent builders', () => {
     tmp.file('app.ts', 'one\ntwo\nthree\nfour\nfive\n');
     tmp.file('data.bin', 'abc\0def\n');
     tmp.file('wide.txt', `${'x'.repeat(100)}\nend\n`);
+    tmp.file('notes.txt', 'todo\ndone');
     const commands = shown.split('\n').filter((l) => l.startsWith('$ ')).map((l) => l.slice(2));
     expect(commands.length).toBeGreaterThanOrEqual(10);
     const actual = commands.map((c) => transcriptOf(c, cwd)).join('');
     expect(esc(actual)).toBe(esc(shown));
     // the error kinds the section promises are all in it
-    for (const s of ['is past the end: the file has', 'binary file (it has a NUL byte)', 'stale edit:', 'was cut by page --max-bytes', 'More lines remain from offset', 'occurs 4 times, starting on lines', 'differs from it only in whitespace', '[Edited app.ts: ']) {
+    for (const s of ['is past the end: the file has', 'binary file (it has a NUL byte)', 'stale edit:', 'was cut by page --max-bytes', 'More lines remain from offset', 'occurs 4 times, starting on lines', 'differs from it only in whitespace', '[Edited app.ts: ', '\\ No newline at end of file', '--anchor']) {
       expect(shown).toContain(s);
     }
   });
 
   it('the prompt paragraph names the commands and statuses the transcript shows', () => {
     const prompt = block(readFileSync(`${ROOT}README.md`, 'utf8'), 'agent prompt');
-    for (const s of ['linewise grep', 'linewise readlines', 'linewise page', '--expect', 'Exit 3', 'Exit 2', 'exit 1', '[cut]', '--old', '--new', '--receipt']) expect(prompt).toContain(s);
+    for (const s of ['linewise grep', 'linewise readlines', 'linewise page', '--expect', 'Exit 3', 'Exit 2', 'exit 1', '[cut]', '--old', '--new', '--receipt', '--anchor', 'No newline at end of file']) expect(prompt).toContain(s);
   });
 });
 

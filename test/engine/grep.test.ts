@@ -2,7 +2,7 @@
 // with the CLI's --json records and rows on the byte-exact fixtures, encodings included.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Exit, grep, type GrepLine, type GrepOptions, LinewiseError } from '../../src/index.js';
-import { esc, fixture, FIXTURES, run, tempDir } from '../helpers.js';
+import { esc, fixture, FIXTURES, MARK, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -54,9 +54,8 @@ const shape = (lines: GrepLine[]) =>
     submatches: l.submatches,
   }));
 
-/** Rows as the CLI prints them with -H: a "\n" after an unterminated row only when more follows. */
-const rows = (lines: GrepLine[]) =>
-  Buffer.concat(lines.map((l, i) => Buffer.concat([Buffer.from(`${l.path}\t${l.line}\t`), l.bytes, Buffer.from(l.terminator === '' && i < lines.length - 1 ? '\n' : '')])));
+/** Rows as the CLI prints them with -H: the no-newline marker after an unterminated row. */
+const rows = (lines: GrepLine[]) => Buffer.concat(lines.map((l) => Buffer.concat([Buffer.from(`${l.path}\t${l.line}\t`), l.bytes, Buffer.from(l.terminator === '' ? MARK : '')])));
 
 const CASES: [string, string, GrepOptions][] = [
   ['crlf.txt', 'a$', {}],

@@ -2,13 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Exit, type Line, LinewiseError, loadEncoding, page, readLines } from '../../src/index.js';
-import { esc, fixture, run, tempDir } from '../helpers.js';
+import { esc, fixture, MARK, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
 /** The rows the CLI would print for these lines (plain, in a pipe). */
-const rows = (lines: Line[]) => Buffer.concat(lines.map((l) => Buffer.concat([Buffer.from(`${l.line}${l.cut ? '[cut]' : ''}\t`), l.bytes, Buffer.from(l.cut ? '\n' : '')])));
+const rows = (lines: Line[]) =>
+  Buffer.concat(lines.map((l) => Buffer.concat([Buffer.from(`${l.line}${l.cut ? '[cut]' : ''}\t`), l.bytes, Buffer.from(l.cut ? '\n' : l.terminator === '' ? MARK : '')])));
 
 /** What the library threw, in the CLI's words: status and the stderr line. */
 function failure(f: () => unknown): { status: number; stderr: string } {

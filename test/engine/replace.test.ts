@@ -3,10 +3,12 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  anchorOf,
   Exit,
   grep,
   LinewiseError,
   loadEncoding,
+  page,
   type RangeEdit,
   readLines,
   replace,
@@ -196,7 +198,8 @@ describe('replaceRows', () => {
       const [a, b] = copies(name);
       const rowsOut = (await run(['readlines', a, '1'])).stdout.toString('utf8');
       const upper = (t: string) => t.replace(/[a-z]/g, (c) => c.toUpperCase());
-      const edited = upper(rowsOut);
+      // the rows, edited; the no-newline marker left as it is, as an editor would
+      const edited = rowsOut.replace(/^\d+\t[^\n]*/gm, upper);
       const cli = await run(['replace', a, '--rows', '-'], { stdin: edited });
       expect(cli.status, cli.stderr).toBe(0);
       const lines = readLines(b, 1);
@@ -244,5 +247,35 @@ describe('loadEncoding', () => {
     expect(await failure(() => loadEncoding('nope'))).toMatchObject({ status: cli.status, stderr: cli.stderr });
     // UTF-16 needs nothing loaded
     expect(readLines(fixture('latin1.txt'), 1, 1, { encoding: 'utf-16le', text: true })[0]!.path).toBe(fixture('latin1.txt'));
+  });
+});
+
+describe('anchors', () => {
+  it('readLines, page and grep give each line the anchor the CLI prints; anchorOf is that hash of a text', async () => {
+    const f = tmp.file('anch.txt', 'one\r\ntwo\nthree');
+    const cli = (await run(['readlines', f, '1', '--anchor'])).stdout.toString();
+    const lines = readLines(f, 1, undefined, { anchor: true });
+    expect(lines.map((l) => `${l.line}#${l.anchor}`)).toEqual(cli.split('\n').filter((r) => /^\d/.test(r)).map((r) => r.split('\t')[0]));
+    expect(lines[0]!.anchor).toBe(anchorOf('one'));
+    expect(anchorOf(Buffer.from('one'))).toBe('7692c3ad'); // printf %s one | sha256sum
+    expect(page(f, { anchor: true, limit: 1 }).lines[0]!.anchor).toBe('7692c3ad');
+    expect((await grep('^t', [f], { anchor: true })).lines.map((l) => l.anchor)).toEqual([anchorOf('two'), anchorOf('three')]);
+    expect(readLines(f, 1)[0]!.anchor).toBeUndefined();
+  });
+
+  it('replaceRows takes the anchors of the lines read: applies while they hold, else StaleEditError with the current lines anchored, nothing written', async () => {
+    const a = tmp.file('an-a.txt', 'one\ntwo\n');
+    const b = tmp.file('an-b.txt', 'uno\ndos\n');
+    const read = [...readLines(a, 1, 2, { anchor: true }), ...readLines(b, 1, 2, { anchor: true })];
+    await replaceRows([{ ...read[1]!, text: 'TWO' }]);
+    expect(readFileSync(a, 'latin1')).toBe('one\nTWO\n');
+    const err = (await failure(() => replaceRows([{ ...read[0]!, text: 'ONE' }, { ...read[1]!, text: 'deux' }, { ...read[2]!, text: 'UNO' }]))).error as StaleEditError;
+    expect(err).toBeInstanceOf(StaleEditError);
+    expect(err.current.map((l) => [l.path, l.line, l.text, l.anchor])).toEqual([[a, 2, 'TWO', anchorOf('TWO')]]);
+    expect([readFileSync(a, 'latin1'), readFileSync(b, 'latin1')]).toEqual(['one\nTWO\n', 'uno\ndos\n']);
+    // an anchor of 4 to 16 hex digits, lowercase; anything else is a bad option
+    expect((await failure(() => replaceRows([{ path: a, line: 1, text: 'x', anchor: 'XYZ1' }]))).error).toMatchObject({ code: 'bad-option' });
+    await replaceRows([{ path: a, line: 1, text: 'ONE', anchor: anchorOf('one').slice(0, 4) }]);
+    expect(readFileSync(a, 'latin1')).toBe('ONE\nTWO\n');
   });
 });

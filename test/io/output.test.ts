@@ -22,10 +22,10 @@ describe('Output.row', () => {
     const { out, bytes } = capture();
     out.row(Buffer.from('a.txt\t'), 12, line, 3, 10);
     out.row(new Uint8Array(0), 0, line, 10, 14);
-    out.leaveOpen();
     out.row(Buffer.from('b\0'), 2 ** 53 - 1, line, 10, 10);
     out.flush();
-    expect(esc(bytes())).toBe(esc(Buffer.from('a.txt\t12\talpha\r\n0\tbeta\nb\x009007199254740991\t')));
+    // Output writes what it is given: the marker after an unterminated row is the printers' (format/rows.ts).
+    expect(esc(bytes())).toBe(esc(Buffer.from('a.txt\t12\talpha\r\n0\tbetab\x009007199254740991\t')));
   });
 
   it('writes digits of any safe integer', () => {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRows } from '../../src/core/parse-rows.js';
-import { esc, referenceLines, run, tempDir } from '../helpers.js';
+import { esc, MARK, referenceLines, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -53,7 +53,8 @@ function linesOf(file: Buffer): Buffer[] {
   return referenceLines(file.subarray(file.subarray(0, 3).equals(BOM) ? 3 : 0));
 }
 const termOf = (l: Buffer) => (l.at(-1) !== 10 ? '' : l.at(-2) === 13 ? '\r\n' : '\n');
-const rowsOf = (lines: Buffer[], from = 1) => Buffer.concat(lines.map((l, i) => Buffer.concat([Buffer.from(`${from + i}\t`), l])));
+/** Rows as the readers print them: the no-newline marker after a line without terminator. */
+const rowsOf = (lines: Buffer[], from = 1) => Buffer.concat(lines.map((l, i) => Buffer.concat([Buffer.from(`${from + i}\t`), l, Buffer.from(termOf(l) === '' ? MARK : '')])));
 
 let seq = 0;
 const fresh = (bytes: Buffer) => tmp.file(`p${seq++}.txt`, bytes);

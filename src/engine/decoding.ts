@@ -1,0 +1,85 @@
+// Rows that crossed a decoding replace was not given: rows read with --encoding (or from a UTF-16
+// file) fed back to the bytes of the file, or raw rows fed to a decoded file. Named as that
+// mistake (exit 2) before the edit could transcode lines or be taken for a stale one (exit 3).
+//
+// The rule, without decoding: a row whose text is UTF-8 beyond ASCII, replacing a line that is
+// not valid UTF-8, came through a decoding; and an expected line (`--expect`, an anchor) that the
+// current line fails to match but matches once decoded in some common encoding is that mistake,
+// not a change. With a decoding: expected rows that are not valid UTF-8 were read without it.
+
+import { isUtf8 } from 'node:buffer';
+import type { Expectation } from '../core/edit-plan.js';
+import { LinewiseError } from '../core/errors.js';
+import type { Mismatch, PatchResult } from '../core/patcher.js';
+import { bodyOf } from '../core/terminators.js';
+import { lineHash } from '../io/line-hash.js';
+
+/** Encodings tried to explain a line, as `--encoding` names them, and how Node decodes them. */
+const CANDIDATES: readonly [string, (b: Buffer) => string | undefined][] = [
+  ['latin1', (b) => b.toString('latin1')],
+  ...['windows-1252', 'shift_jis', 'euc-jp', 'gbk', 'big5', 'euc-kr', 'windows-1251', 'koi8-r', 'windows-1250', 'iso-8859-2', 'iso-8859-15'].map(
+    (name): [string, (b: Buffer) => string | undefined] => [name, (b) => decodeAs(name, b)],
+  ),
+];
+
+function decodeAs(name: string, b: Buffer): string | undefined {
+  try {
+    return new TextDecoder(name, { fatal: true }).decode(b);
+  } catch {
+    return undefined; // not valid in that encoding, or not in this Node's ICU
+  }
+}
+
+/** The first candidate encoding under which `current` (a line's text) satisfies `fits`. */
+function explainingEncoding(current: Buffer, fits: (text: string) => boolean): string | undefined {
+  for (const [name, decode] of CANDIDATES) {
+    const text = decode(current);
+    if (text !== undefined && fits(text)) return name;
+  }
+  return undefined;
+}
+
+const fix = (name: string | undefined) => (name === undefined ? 'run replace with the --encoding the rows were read with (for example --encoding latin1)' : `run replace with --encoding ${name}`);
+
+/**
+ * The decoding mistake a patch shows, or undefined. `decoded`: replace read the file through a
+ * codec (`--encoding`, or a UTF-16 byte order mark).
+ */
+export function decodingProblem(result: PatchResult, expect: readonly Expectation[], decoded: boolean): LinewiseError | undefined {
+  if (decoded) {
+    const raw = expect.find((x) => x.bytes !== undefined && !isUtf8(bodyOf(x.bytes)) && result.mismatches.some((m) => m.line === x.line));
+    if (raw === undefined) return undefined;
+    return problem(`${raw.origin}: the row is not UTF-8, so it was read without --encoding while replace decodes the file; run replace without --encoding, or read the rows again with it`);
+  }
+  const u = result.undecoded[0];
+  if (u !== undefined) {
+    const name = explainingEncoding(bodyOf(u.current), (t) => t === u.text.toString('utf8'));
+    return problem(`${u.origin}: line ${u.line} is not valid UTF-8 but the row is: the rows were read decoded (--encoding or a UTF-16 file) and would transcode the line; ${fix(name)}`);
+  }
+  for (const m of result.mismatches) {
+    const explained = explainedMismatch(m, expect);
+    if (explained !== undefined) return explained;
+  }
+  return undefined;
+}
+
+/** A mismatch of a line that is not UTF-8, which the expectation matches once the line is decoded. */
+function explainedMismatch(m: Mismatch, expect: readonly Expectation[]): LinewiseError | undefined {
+  if (m.current === undefined) return undefined;
+  const current = bodyOf(m.current);
+  if (isUtf8(current)) return undefined;
+  for (const x of expect.filter((e) => e.line === m.line)) {
+    const fits = x.bytes !== undefined ? (t: string) => t === bodyOf(x.bytes!).toString('utf8') : (t: string) => lineHash(Buffer.from(t, 'utf8')).startsWith(x.anchor!);
+    // Text expected as UTF-8 beyond ASCII where the line is not UTF-8: a decoding, even if edited since.
+    const utf8Text = x.bytes !== undefined && isUtf8(bodyOf(x.bytes)) && bodyOf(x.bytes).some((c) => c >= 0x80);
+    const name = explainingEncoding(current, fits);
+    if (name !== undefined || utf8Text) {
+      return problem(`${x.origin}: line ${m.line} is not valid UTF-8 and matches the row read only once decoded: the rows were read with a decoding replace was not given, not changed since; ${fix(name)}`);
+    }
+  }
+  return undefined;
+}
+
+function problem(message: string): LinewiseError {
+  return new LinewiseError('decoding-mismatch', `${message}; nothing was written`);
+}
