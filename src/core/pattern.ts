@@ -3,11 +3,13 @@
 
 import { LinewiseError } from './errors.js';
 
-/** How the patterns are read (grep's -i, -F, -w). */
+/** How the patterns are read (grep's -i, -F, -w, -x). */
 export interface PatternOptions {
   ignoreCase?: boolean;
   fixed?: boolean;
   word?: boolean;
+  /** the pattern must match the whole line (-x): wins over `word` */
+  line?: boolean;
 }
 
 /** The patterns, ready to match one line's text (the line without its terminator). */
@@ -65,16 +67,17 @@ export function compilePatterns(patterns: readonly string[], o: PatternOptions =
     sources.push(source);
   }
   let body = sources.length === 1 ? sources[0]! : sources.map((s) => `(?:${s})`).join('|');
-  if (o.word) body = `(?<!${WORD})(?:${body})(?!${WORD})`;
+  if (o.line) body = `^(?:${body})$`;
+  else if (o.word) body = `(?<!${WORD})(?:${body})(?!${WORD})`;
   const flags = o.ignoreCase ? 'isu' : 'su';
   const regex = new RegExp(body, flags);
   const all = new RegExp(body, `g${flags}`);
   const block = sources.every(blockSafe) ? new RegExp(body, o.ignoreCase ? 'gimu' : 'gmu') : undefined;
-  const blockAnyBytes = block !== undefined && !o.ignoreCase && !o.word && sources.every(asciiOnly);
+  const blockAnyBytes = block !== undefined && !o.ignoreCase && !o.word && !o.line && sources.every(asciiOnly);
 
   // Every branch of every pattern must yield a literal, or nothing can be ruled out.
   const found: string[] = [];
-  let pure = !o.ignoreCase && !o.word;
+  let pure = !o.ignoreCase && !o.word && !o.line;
   for (let k = 0; k < sources.length; k++) {
     const branches = o.fixed ? [{ literal: list[k]!, whole: true }] : splitBranches(sources[k]!).map(requiredLiteral);
     for (const b of branches) {
