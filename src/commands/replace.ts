@@ -2,6 +2,7 @@
 // expected rows read from argv, files and standard input; the edit through the engine; the
 // outcome printed (a diff, JSON records, or the current lines of a stale edit).
 
+import { isUtf8 } from 'node:buffer';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseRows, type Row } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
@@ -58,7 +59,8 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     if (e instanceof StaleEditError) printStale(ctx, e, o.json === true);
     throw e;
   }
-  if (o.dryRun) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
+  // Under --json the diff is a field of each file's record: the output is JSON Lines only.
+  if (o.dryRun && !o.json) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
   if (o.json) printJson(ctx, result);
   return Exit.ok;
 }
@@ -121,8 +123,13 @@ function printStale(ctx: Context, e: StaleEditError, json: boolean): void {
   }
 }
 
+/** A dry run's diff in a JSON record: `diff` as text, or `diff_bytes` (base64) when it is not UTF-8. */
+function diffField(diff: Buffer): { diff: string } | { diff_bytes: string } {
+  return isUtf8(diff) ? { diff: diff.toString('utf8') } : { diff_bytes: diff.toString('base64') };
+}
+
 function printJson(ctx: Context, result: ReplaceResult): void {
-  for (const f of result.files) writeRecord(ctx.out, fileChangeRecord(f));
+  for (const f of result.files) writeRecord(ctx.out, { ...fileChangeRecord(f), ...(f.diff ? diffField(f.diff) : {}) });
   writeRecord(ctx.out, {
     type: 'summary',
     files: result.files.length,
