@@ -52,7 +52,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     finish(out, io);
     return status;
   } catch (e) {
-    return exitStatus(e, out, io, errLine, usageError);
+    return exitStatus(e, out, io, errLine, usageError, argv);
   }
 }
 
