@@ -64,6 +64,8 @@ export async function run(args: string[], o: RunOptions = {}): Promise<CliResult
     stderr,
     stdin: chunkedReader(input, o.stdinChunks),
     stdinIsTTY: o.stdin === undefined && (o.tty ?? false),
+    // stdin given: a pipe with that data; none: as under `</dev/null` (grep then walks the cwd)
+    stdinReadable: o.stdin !== undefined,
     env: o.env ?? {},
     cwd: o.cwd ?? process.cwd(),
   };

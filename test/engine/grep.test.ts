@@ -33,11 +33,16 @@ async function cliLines(pattern: string, paths: string[], o: GrepOptions) {
     .map((l) => JSON.parse(l));
   const lines = records
     .filter((x) => x.type === 'match' || x.type === 'context')
-    .map((x) => ({
+    .map((x) => {
+      // rg's `lines` holds the terminator too; `terminator` (ours) says which it is
+      const whole = x.data.lines.text !== undefined ? Buffer.from(x.data.lines.text, 'utf8') : Buffer.from(x.data.lines.bytes, 'base64');
+      return { x, body: whole.subarray(0, whole.length - x.data.terminator.length) };
+    })
+    .map(({ x, body }) => ({
       kind: x.type,
       path: x.data.path.text,
       line: x.data.line_number,
-      body: x.data.lines.text !== undefined ? Buffer.from(x.data.lines.text, 'utf8') : Buffer.from(x.data.lines.bytes, 'base64'),
+      body,
       terminator: x.data.terminator,
       submatches: x.data.submatches.map((s: { start: number; end: number }) => ({ start: s.start, end: s.end })),
     }));
