@@ -35,7 +35,7 @@ export function readlines(ctx: Context, file: string, startArg: string, endArg: 
 
 /** START or END; a range typed as one word (`2-4`, `2:4`, `2,4`) is told how to write it. */
 function lineArgument(file: string, text: string, what: string): number {
-  const range = /^([0-9]+)\s*[-:,.]+\s*([0-9]+)$/.exec(text);
+  const range = /^([0-9]+)\s*(?:-|:|,|\.\.)\s*([0-9]+)$/.exec(text);
   if (range) throw new LinewiseError('bad-number', `${what} must be a line number, not the range "${text}": write START and END apart, as in linewise readlines ${file} ${range[1]} ${range[2]}`);
   return parseCount(text, what);
 }

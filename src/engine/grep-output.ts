@@ -7,6 +7,7 @@ import { safeCut } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { matchRanges, type MatchSink } from '../core/search.js';
 import { replaceLine, replacements, type Template } from '../core/substitute.js';
+import type { GrepCutOff } from '../format/footer.js';
 
 /**
  * How a search reports: rows of lines (`lines`), a count per file (`counts`; `matching-counts`
@@ -50,23 +51,8 @@ export interface GrepBudget {
   countBytes: number;
 }
 
-/** What a budget left out, and where to go on: the footer as data. */
-export interface GrepCutOff {
-  /** rows shown (lines, context, -o parts, or file rows under -c and -l) */
-  rows: number;
-  /** selected lines shown (file rows under -c and -l) */
-  shown: number;
-  /** selected lines (file rows) from the cursor on, or undefined when counting them stopped at its bound */
-  total: number | undefined;
-  /** files with a selected line shown (lines only) */
-  files: number;
-  /** files with a selected line from the cursor on (lines only), undefined when not counted */
-  totalFiles: number | undefined;
-  /** the cursor after the last row shown: pass it as `after` to go on */
-  after: string;
-  /** the row shown cut, when a single row was longer than the byte budget */
-  cut?: { path: string; line: number; shown: number; length: number };
-}
+/** What a budget left out, and where to go on: the footer as data (defined with its printer). */
+export type { GrepCutOff } from '../format/footer.js';
 
 /** Each file counted past the budget costs at least this many bytes of the count's bound. */
 const FILE_COST = 4096;
@@ -118,6 +104,7 @@ export class GrepOutput implements MatchSink {
   private counted = true;
   private last: string | undefined;
   private cut: GrepCutOff['cut'];
+  private matches: GrepCutOff['matches'];
   private stopped = false;
   private readonly maxRows: number;
   private readonly maxBytes: number;
@@ -186,8 +173,9 @@ export class GrepOutput implements MatchSink {
 
   /**
    * -o: each match of the line its own row. The parts of one line are shown together or not at
-   * all, except as the first rows of the output, where as many as fit are shown (and the rest of
-   * that line's parts are left out: the cursor is per line). Empty matches print nothing.
+   * all, except as the first rows of a call, where as many as fit are shown (the first cut if
+   * it alone is too long) and the footer says how many: the cursor is per line, so the rest of
+   * that line is read with readlines, as a cut row is. Empty matches print nothing.
    */
   private parts(line: number, buf: Buffer, start: number, end: number): boolean {
     const parts =
@@ -199,19 +187,23 @@ export class GrepOutput implements MatchSink {
             .filter(([s, e]) => e > s)
             .map(([s, e]) => ({ column: s + 1, bytes: buf.subarray(start + s, start + e) }));
     const costOf = (p: { column: number; bytes: Buffer }) => this.prefix + digits(line) + 1 + digits(p.column) + 1 + p.bytes.length + 1;
-    if (parts.length === 0) return false;
+    if (parts.length === 0) return true; // only empty matches: a selected line, with no row to print
     if (this.rows > 0 && this.fits(parts.length, parts.reduce((sum, p) => sum + costOf(p), 0)) !== 'yes') return this.stop();
-    let shown = false;
-    for (const p of parts) {
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k]!;
       const cost = costOf(p);
-      const fit = this.fits(1, cost);
-      if (fit === 'no') return this.stop() || shown;
-      if (fit === 'cut') return this.cutRow('match', line, p.bytes, 0, p.bytes.length, cost - p.bytes.length + '[cut]'.length, p.column);
-      this.take(cost, line, 'match');
-      this.target.part?.(line, p.column, p.bytes, 0, p.bytes.length);
-      shown = true;
+      const fit = this.fits(1, cost); // 'yes' or 'cut' for the first (rows is 0 then), 'yes' or 'no' after
+      if (fit === 'yes') {
+        this.take(cost, line, 'match');
+        this.target.part?.(line, p.column, p.bytes, 0, p.bytes.length);
+        continue;
+      }
+      if (fit === 'cut') this.cutRow('match', line, p.bytes, 0, p.bytes.length, cost - p.bytes.length + '[cut]'.length, p.column);
+      else this.stop();
+      if (parts.length > 1) this.matches = { path: this.display, line, shown: Math.max(k, 1), total: parts.length };
+      return true;
     }
-    return shown;
+    return true;
   }
 
   private fits(rows: number, cost: number): 'yes' | 'no' | 'cut' {
@@ -309,6 +301,7 @@ export class GrepOutput implements MatchSink {
       totalFiles: this.counted && lines ? this.totalFiles : undefined,
       after: this.last,
       ...(this.cut ? { cut: this.cut } : {}),
+      ...(this.matches ? { matches: this.matches } : {}),
     };
   }
 }

@@ -69,16 +69,28 @@ function shellWord(s: string): string {
   return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** What a budget left out of grep's output (the engine's GrepCutOff), and how the rows count. */
-export interface GrepFooterInfo {
+/** What a budget left out of grep's output, and where to go on: the footer as data. */
+export interface GrepCutOff {
+  /** rows shown (lines, context, -o parts, or file rows under -c and -l) */
   rows: number;
+  /** selected lines shown (file rows under -c and -l) */
   shown: number;
+  /** selected lines (file rows) from the cursor on, or undefined when counting them stopped at its bound */
   total: number | undefined;
+  /** files with a selected line shown (lines only) */
   files: number;
+  /** files with a selected line from the cursor on (lines only), undefined when not counted */
   totalFiles: number | undefined;
+  /** the cursor after the last row shown: pass it as `after` to go on */
   after: string;
+  /** the row shown cut, when a single row was longer than the byte budget */
   cut?: { path: string; line: number; shown: number; length: number };
-  /** the rows are files (-c, -l, --files-without-match), not lines */
+  /** -o: a line whose matches did not all fit, as the first rows of a call: how many were shown */
+  matches?: { path: string; line: number; shown: number; total: number };
+}
+
+/** grep's footer: the cut-off, and whether the rows are files (-c, -l, --files-without-match). */
+export interface GrepFooterInfo extends GrepCutOff {
   fileRows: boolean;
 }
 
@@ -100,7 +112,10 @@ export function grepFooter(f: GrepFooterInfo): string {
     text = f.rows === f.shown ? `[Read ${lines}.` : `[Read ${plural(f.rows, 'row')}: ${lines}.`;
   }
   text += ` Run the same command with --after ${shellWord(f.after)} to go on.`;
-  if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, [], true)}`;
+  if (f.matches) {
+    const m = f.matches;
+    text += ` Line ${m.line} of ${m.path}: ${m.shown} of its ${m.total} matches shown; read it whole with: linewise readlines ${shellWord(m.path)} ${m.line} ${m.line}`;
+  } else if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, [], true)}`;
   return text + ']';
 }
 
