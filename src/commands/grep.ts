@@ -200,6 +200,10 @@ class CliReporter implements GrepReporter {
     }
     if (cutOff === undefined) return;
     const footer = grepFooter({ ...cutOff, fileRows: this.mode !== 'lines' });
-    this.ctx.out.text(`\n${this.ctx.noteStyle.note(footer)}\n`);
+    // Under -0 stdout is a NUL-separated list for xargs -0 and the like: the footer goes to stderr.
+    if (this.o.null) {
+      this.ctx.out.flush();
+      this.ctx.warn(footer);
+    } else this.ctx.out.text(`\n${this.ctx.noteStyle.note(footer)}\n`);
   }
 }

@@ -146,6 +146,9 @@ describe('budgets on the built CLI', () => {
     expect(esc(first.stdout)).toBe('10\\tline 10\\n20\\tline 20\\n\\n[Read 2 of 3 matching lines (in 1 of 1 file). Run the same command with --after many.txt:20 to go on.]\\n');
     const next = sh("$LW grep 'line [0-9]*0$' many.txt --max-rows 2 --after many.txt:20", root);
     expect([esc(next.stdout), next.status]).toEqual(['30\\tline 30\\n', 0]);
+    // under -0 stdout stays a NUL-separated list: the footer goes to stderr
+    const nul = sh("$LW grep -l -0 e . --max-rows 1", root);
+    expect([esc(nul.stdout), nul.stderr]).toEqual(['./long.txt\\x00', 'linewise: [Read 1 of 2 files. Run the same command with --after ./long.txt:end to go on.]\n']);
     const json = sh("$LW grep 'line [0-9]*0$' many.txt --max-rows 2 --json | tail -n 1", root);
     expect(JSON.parse(json.stdout.toString()).data.cut_off).toEqual({ rows: 2, shown: 2, total: 3, files: 1, totalFiles: 1, after: 'many.txt:20' });
   });
