@@ -156,6 +156,26 @@ describe('grep', () => {
     expect(lib.errors[0]!.code).toBe('enoent');
   });
 
+  it('budgets: maxRows and maxBytes leave lines out and say where to go on, as the CLI footer does', async () => {
+    const dir = tmp.file('budget');
+    const fs = await import('node:fs');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(`${dir}/a.txt`, 'hit 1\nhit 2\r\nmiss\nhit 3\n');
+    fs.writeFileSync(`${dir}/b.txt`, `hit ${'x'.repeat(100)}\n`);
+    const first = await grep('hit', [], { cwd: dir, maxRows: 2 });
+    expect(first.lines.map((l) => [l.path, l.line])).toEqual([['a.txt', 1], ['a.txt', 2]]);
+    expect(first.cutOff).toEqual({ rows: 2, shown: 2, total: 4, files: 1, totalFiles: 2, after: 'a.txt:2' });
+    const cli = await run(['grep', 'hit', '--max-rows', '2'], { cwd: dir });
+    expect(cli.stdout.toString()).toContain(`--after ${first.cutOff!.after} to go on.]`);
+    const next = await grep('hit', [], { cwd: dir, maxRows: 2, after: first.cutOff!.after, maxBytes: 40 });
+    expect(next.lines.map((l) => [l.path, l.line, l.cut])).toEqual([['a.txt', 4, undefined]]);
+    expect(next.cutOff?.after).toBe('a.txt:4');
+    const cut = await grep('hit', [], { cwd: dir, after: 'a.txt:4', maxBytes: 40 });
+    expect(cut.lines.map((l) => [l.path, l.line, l.cut, l.bytes.length])).toEqual([['b.txt', 1, true, 40 - 'b.txt\t1[cut]\t\n'.length]]);
+    expect(cut.cutOff).toEqual({ rows: 1, shown: 1, total: 1, files: 1, totalFiles: 1, after: 'b.txt:1', cut: { path: 'b.txt', line: 1, shown: 26, length: 105 } });
+    expect((await grep('^hit 2$', [], { cwd: dir, lineRegexp: true })).lines.map((l) => l.line)).toEqual([2]);
+  });
+
   it('throws LinewiseError for what the CLI refuses before searching, with its message and status', async () => {
     const cases: [string | string[], GrepOptions, string[]][] = [
       ['(', {}, ['grep', '(', 'fixtures/crlf.txt']],
