@@ -78,7 +78,12 @@ export interface OutputOptions {
   budget: GrepBudget;
 }
 
-const digits = (n: number) => String(n).length;
+/** Decimal digits of a whole number, without making its string (this runs once per row). */
+function digits(n: number): number {
+  let d = 1;
+  for (let k = n; k >= 10; k = Math.floor(k / 10)) d++;
+  return d;
+}
 
 /**
  * Receives the searcher's rows and forwards what fits the budget. `state` says whether rows are
@@ -102,7 +107,9 @@ export class GrepOutput implements MatchSink {
   private fileSelected = false;
   private countLeft: number;
   private counted = true;
-  private last: string | undefined;
+  /** the last row shown: its input and line (0: the whole input, a row of -c or -l) */
+  private lastPath: string | undefined;
+  private lastLine = 0;
   private cut: GrepCutOff['cut'];
   private matches: GrepCutOff['matches'];
   private stopped = false;
@@ -215,7 +222,8 @@ export class GrepOutput implements MatchSink {
   private take(cost: number, line: number, kind: 'match' | 'context'): void {
     this.rows++;
     this.bytes += cost;
-    this.last = `${this.display}:${line}`;
+    this.lastPath = this.display;
+    this.lastLine = line;
     if (kind === 'match') this.fileShown = true;
   }
 
@@ -263,7 +271,8 @@ export class GrepOutput implements MatchSink {
     this.rows++;
     this.bytes += cost;
     this.shown++;
-    this.last = `${display}:end`;
+    this.lastPath = display;
+    this.lastLine = 0;
     this.target.fileRow?.(display, selected);
   }
 
@@ -291,7 +300,7 @@ export class GrepOutput implements MatchSink {
 
   /** What the budget left out, when it left something out. */
   cutOff(): GrepCutOff | undefined {
-    if (!this.stopped || this.last === undefined) return undefined;
+    if (!this.stopped || this.lastPath === undefined) return undefined;
     const lines = this.o.report === 'lines';
     return {
       rows: this.rows,
@@ -299,7 +308,7 @@ export class GrepOutput implements MatchSink {
       total: this.counted ? this.shown + this.left : undefined,
       files: lines ? this.files : this.shown,
       totalFiles: this.counted && lines ? this.totalFiles : undefined,
-      after: this.last,
+      after: formatCursor({ path: this.lastPath, line: this.lastLine === 0 ? 'end' : this.lastLine }),
       ...(this.cut ? { cut: this.cut } : {}),
       ...(this.matches ? { matches: this.matches } : {}),
     };
