@@ -2,7 +2,26 @@
 // the CLI and the MCP server only adapt. Each operation's module exports its functions and types.
 
 export { loadEncoding } from './engine/encodings.js';
-export { type ExpectedLine, type EolMode, type FileChange, type RangeEdit, replace, type ReplaceOptions, type ReplaceResult, replaceRows, type RowEdit } from './engine/edit.js';
+export {
+  applyEdits,
+  type ExpectedLine,
+  type EolMode,
+  type FileChange,
+  type FileReceipt,
+  type RangeEdit,
+  type ReceiptEdit,
+  type Relocation,
+  replace,
+  type ReplaceOptions,
+  type ReplaceResult,
+  replaceRows,
+  replaceText,
+  type RowEdit,
+  type Shift,
+  type TextEdit,
+  TextNotFoundError,
+} from './engine/edit.js';
+export { createFile, type CreateOptions } from './engine/create.js';
 export { type Page, page, type PageOptions, readLines, type ReadOptions } from './engine/read.js';
 export { type Line, MAX_LINE_BYTES, type Terminator } from './engine/results.js';
 export { grep, type GrepFile, type GrepLine, type GrepOptions, type GrepResult, type Submatch } from './engine/search.js';

@@ -1,5 +1,6 @@
 // Holds the design's one-way dependencies, reading every import (static, type-only and dynamic):
-// adapters (cli, commands, mcp) -> engine -> core, io, format; core is pure; nothing imports the CLI.
+// adapters (cli, commands, mcp) -> format (printers) -> engine -> core, io; core is pure; nothing
+// imports the CLI.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,8 +51,8 @@ const relative = (i: Import) => i.spec.startsWith('.');
 
 describe('architecture', () => {
   it('reads imports of every kind (the checks below see dynamic imports too)', () => {
-    const search = imports('engine/edit.ts').map((i) => i.spec);
-    expect(search).toContain('../format/diff.js'); // loaded with import() for dry runs only
+    const search = imports('engine/apply.ts').map((i) => i.spec);
+    expect(search).toContain('./diff.js'); // loaded with import() for dry runs only
   });
 
   it('core imports only core, node:buffer and the regex parser, and never touches the process', () => {
@@ -64,24 +65,28 @@ describe('architecture', () => {
     }
   });
 
-  it('io and format import no layer above them; format writes through the Output type only', () => {
+  it('io imports only core and io', () => {
     for (const f of inLayer('io')) {
       for (const i of imports(f).filter(relative)) expect(['core', 'io'], `${f} imports ${i.spec}`).toContain(i.target);
     }
+  });
+
+  it('format prints engine results: it imports core, only types of the engine, and writes through the Output type', () => {
     for (const f of inLayer('format')) {
       for (const i of imports(f)) {
-        if (!relative(i)) expect(['node:buffer', 'diff'], `${f} imports ${i.spec}`).toContain(i.spec);
+        if (!relative(i)) expect(['node:buffer'], `${f} imports ${i.spec}`).toContain(i.spec);
         else if (i.target === 'io') expect(i.typeOnly && i.spec.endsWith('/output.js'), `${f} imports ${i.spec}`).toBe(true);
+        else if (i.target === 'engine') expect(i.typeOnly, `${f} imports ${i.spec} (types only)`).toBe(true);
         else expect(['core', 'format'], `${f} imports ${i.spec}`).toContain(i.target);
       }
       expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);
     }
   });
 
-  it('the engine imports no adapter, no commander or chalk, and never touches the process', () => {
+  it('the engine imports no printer, no adapter, no commander or chalk, and never touches the process', () => {
     for (const f of inLayer('engine')) {
       for (const i of imports(f)) {
-        if (relative(i)) expect(['core', 'io', 'format', 'engine'], `${f} imports ${i.spec}`).toContain(i.target);
+        if (relative(i)) expect(['core', 'io', 'engine'], `${f} imports ${i.spec}`).toContain(i.target);
         else expect(['commander', 'chalk'], `${f} imports ${i.spec}`).not.toContain(i.spec);
       }
       expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);

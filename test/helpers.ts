@@ -87,6 +87,21 @@ export function tempDir(): { dir: string; file(name: string, bytes?: string | Ui
   };
 }
 
+/**
+ * Makes `file(bytes, name?)`: a fresh directory under `root` holding `name` (default f.txt) with
+ * `bytes` (a string is taken as latin1, one byte per char); returns the file's path and directory.
+ */
+export function caseFiles(root: string): (bytes: string | Buffer, name?: string) => { f: string; dir: string } {
+  let n = 0;
+  return (bytes, name = 'f.txt') => {
+    const dir = path.join(root, `case${n++}`);
+    fs.mkdirSync(dir);
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes);
+    return { f, dir };
+  };
+}
+
 /** Splits bytes into lines by the line model (the reference the scanner is checked against). */
 export { splitLines as referenceLines } from '../src/core/lines.js';
 

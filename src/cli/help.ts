@@ -62,12 +62,32 @@ Examples:
   $ linewise replace blob.dat 2 --text 'v2' -a           a file with NUL bytes (--binary)
   $ linewise replace legacy.ini 3 --text 'név=1' --encoding latin1 --color never
 
+By content (--old/--new): the old text, written with "\\n", matches CRLF lines too; it must occur
+once (several: exit 2, naming the line of each; not found: exit 3, near matches shown):
+  $ linewise replace app.ts --old $'let x = 1;\\nlet y = 2;' --new 'const x = 1;'
+  $ linewise replace app.ts --old 'oldName' --new 'newName' --all      every occurrence
+  $ linewise replace app.ts --old-from old.txt --new-from new.txt      texts from files
+  $ printf 'debug();\\n' | linewise replace app.ts --old-from - --new ''   delete it (stdin)
+
+Several edits in one call (--edits), JSON Lines, all against the file as it is:
+  $ printf '%s\\n' '{"start":3,"end":2,"text":"// new"}' '{"old":"foo()","new":"bar()"}' | linewise replace app.ts --edits -
+
+A new file (--create), refused (exit 3) if it exists, unless --force replaces it whole:
+  $ linewise replace notes/todo.txt --create --text $'one\\ntwo' --eol crlf
+  $ linewise replace notes/todo.txt --create --force --from todo.txt
+
+A receipt (--receipt): each edited region as it now is, then how the numbering moved; its rows
+feed back into --rows as they are:
+  $ linewise replace app.ts --old 'x = 1' --new 'x = 2' --receipt
+  [Edited app.ts: line 12 -> 12; no other line moved.]
+
 The stale-edit guard (--expect): pass the rows as they were read; if any of those lines changed
 since, nothing is written, the current lines are printed, and the status is 3:
   $ linewise readlines app.ts 12 > before
   $ linewise replace app.ts 12 --text 'x = 3' --expect before
   $ linewise grep -F oldName src > hits; linewise grep -F oldName src --replace newName | linewise replace --rows - --expect hits
   linewise: app.ts: stale edit: line 12 no longer holds the text read; nothing was written; the current lines are on stdout: read again and retry
+  $ linewise replace app.ts 12 --text 'x = 3' --expect before --relocate   follow the lines if they moved
 
 Line endings (--eol):
   $ linewise replace win.txt 2 --text 'new'              auto (default): "new\\r\\n" in a CRLF file;

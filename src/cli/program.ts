@@ -96,9 +96,9 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
 
   program
     .command('replace')
-    .summary('replace lines, or apply rows read by readlines/page/grep, atomically')
+    .summary('replace lines, text or rows, or create a file, atomically')
     .description(
-      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input: empty text deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing). Every edit addresses the file as it was before the call.',
+      'Replace lines START..END of FILE (END defaults to START) with new text from --text, --from or standard input: empty text deletes, END = START - 1 inserts before START, START = count + 1 appends. With --rows, apply rows "<n><TAB><line>" (or "<path><TAB><n><TAB><line>" from grep, then several files in one call, all or nothing). With --old and --new, replace a text by its content (line endings agnostic; it must occur once unless --all). With --edits, apply several range and content edits in one call. With --create, write a new file. Every edit addresses the file as it was before the call.',
     )
     .argument('[file]', 'the file to edit (not -); optional with path rows')
     .argument('[start]', 'first line replaced (1-based)')
@@ -106,7 +106,17 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('--text <text>', 'the new text (a final newline is optional)')
     .option('--from <file>', 'read the new text from a file (- for standard input)')
     .option('--rows [rowsfile]', 'apply rows from a file, or from standard input (- or no value)')
+    .option('--old <text>', 'the text to replace, found by content (a "\\n" in it matches CRLF too); it must occur once')
+    .option('--old-from <file>', 'read the old text from a file (- for standard input)')
+    .option('--new <text>', "the text that replaces --old ('' deletes it)")
+    .option('--new-from <file>', 'read the new text of --old from a file (- for standard input)')
+    .option('--all', 'replace every occurrence of --old, not exactly one')
+    .option('--edits <file>', 'JSON Lines of edits, {"start":S,"end":E,"text":T} or {"old":O,"new":N,"all":false}, all against the file as it is (- for standard input)')
+    .option('--create', 'write FILE as a new file from --text, --from or standard input; an existing FILE is refused (exit 3)')
+    .option('--force', 'with --create: replace an existing FILE whole')
     .option('--expect <oldrows>', 'rows as they were read: if a line changed since, exit 3 and write nothing')
+    .option('--relocate', 'with --expect: when the lines read moved, unchanged, as one block found once, edit them there')
+    .option('--receipt', 'after the write, print each edited region as it now is (rows, 2 lines of context) and how the numbering moved')
     .addOption(new Option('--eol <mode>', 'line endings of the new text: auto, keep, lf, crlf').choices(EOL_MODES).default('auto'))
     .option('--dry-run', 'print a unified diff; write nothing')
     .option('--json', 'JSON Lines: a record per file with what changed, then a summary')

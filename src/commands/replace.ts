@@ -1,16 +1,16 @@
-// `replace FILE START [END]` and `replace [FILE] --rows [ROWSFILE|-]`: the new text, rows and
-// expected rows read from argv, files and standard input; the edit through the engine; the
-// outcome printed (a diff, JSON records, or the current lines of a stale edit).
+// `replace FILE START [END]`, `replace [FILE] --rows [ROWSFILE|-]`, `replace FILE --old/--edits/
+// --create`: the new text, rows, edits and expected rows read from argv, files and standard input;
+// the edit through the engine; the outcome printed (a diff, JSON records, a receipt, or the current
+// lines of a stale edit).
 
-import { isUtf8 } from 'node:buffer';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseRows, type Row } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
-import { terminatorOf } from '../core/terminators.js';
-import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replaceRows, type ReplaceResult } from '../engine/edit.js';
+import { type EditRunOptions, type ExpectedLine, replace as replaceRange, replaceRows, type ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
 import { StaleEditError } from '../engine/stale.js';
-import { fileChangeRecord, lineFields, writeRecord } from '../format/json.js';
+import { printEditRecords, printNear, printReceipts, printStale } from '../format/edit-report.js';
+import { contentMode, editsOrText, stdinUsers } from './replace-content.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
 import type { Context } from './context.js';
@@ -24,6 +24,23 @@ export interface ReplaceArgs {
   rows?: string | boolean;
   /** rows as they were read: the stale-edit guard */
   expect?: string;
+  /** a content edit: the old text, or a file holding it ("-": standard input) */
+  old?: string;
+  oldFrom?: string;
+  /** the content edit's new text, or a file holding it */
+  new?: string;
+  newFrom?: string;
+  /** replace every occurrence of the old text */
+  all?: boolean;
+  /** JSON Lines of edits: a file, or "-" */
+  edits?: string;
+  /** write FILE as a new file; `force` replaces an existing one whole */
+  create?: boolean;
+  force?: boolean;
+  /** after the write, print each edited region as it now is and how the numbering moved */
+  receipt?: boolean;
+  /** with --expect: follow the lines read when they moved as one block */
+  relocate?: boolean;
   eol: EolMode;
   dryRun?: boolean;
   json?: boolean;
@@ -36,8 +53,9 @@ export interface ReplaceArgs {
 }
 
 export async function replace(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs): Promise<ExitCode> {
-  const stdinUsers = [o.rows === true || o.rows === '-', o.from === '-', o.expect === '-'].filter(Boolean).length;
-  if (stdinUsers > 1) throw usage('standard input can feed only one of --rows, --from and --expect');
+  if (stdinUsers(o) > 1) throw usage('standard input can feed only one of --rows, --from, --expect, --old-from, --new-from and --edits');
+  if (o.relocate && o.expect === undefined) throw usage('--relocate follows the lines given with --expect; give --expect OLDROWS');
+  if (o.receipt && o.dryRun) throw usage('--receipt shows the lines after a write, and --dry-run writes nothing (its diff shows the change)');
   const expect = o.expect === undefined ? [] : expectedLines(parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect));
   const options: EditRunOptions = {
     eol: o.eol,
@@ -47,6 +65,8 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     expect,
     expectSource: '--expect',
     staleShown: 'on stdout',
+    receipt: o.receipt,
+    relocate: o.relocate,
     cwd: ctx.io.cwd,
     stdin: ctx.io.stdin,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -56,17 +76,32 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   try {
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
-    if (e instanceof StaleEditError) printStale(ctx, e, o.json === true);
+    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true);
+    if (e instanceof TextNotFoundError) printNear(ctx.out, e, o.json === true);
     throw e;
   }
+  for (const f of result.files) if (f.relocated) ctx.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
   // Under --json the diff is a field of each file's record: the output is JSON Lines only.
   if (o.dryRun && !o.json) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
-  if (o.json) printJson(ctx, result);
+  if (o.json) printEditRecords(ctx.out, result, pathRows(file, o));
+  else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle);
   return Exit.ok;
 }
 
+/** Rows of a receipt carry paths when the edit's rows did (no FILE given). */
+const pathRows = (file: string | undefined, o: ReplaceArgs) => file === undefined && o.rows !== undefined && o.rows !== false;
+
 /** The edit the arguments ask for: rows, or a range and its new text. */
 async function run(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs, options: EditRunOptions): Promise<ReplaceResult> {
+  if (contentMode(o) !== undefined) {
+    if (o.rows !== undefined && o.rows !== false) throw usage(`--rows and ${contentMode(o)} are two ways to edit: give one`);
+    if (file === undefined) throw usage(`${contentMode(o)} needs FILE: linewise replace FILE ${contentMode(o)} ...`);
+    if (startArg !== undefined) throw usage(`${contentMode(o)} takes no START or END: ${o.create ? 'the text is the whole file' : 'the old text or the edits say where'}`);
+    return editsOrText(ctx, file, o, options, () => newText(ctx, o));
+  }
+  if (o.all || o.force || o.new !== undefined || o.newFrom !== undefined) {
+    throw usage(o.all ? '--all goes with --old' : o.force ? '--force goes with --create' : '--new goes with --old');
+  }
   if (o.rows !== undefined && o.rows !== false) {
     if (startArg !== undefined) throw usage('--rows takes no START or END: each row names its line');
     if (o.text !== undefined || o.from !== undefined) throw usage('--rows brings its own text; --text and --from apply to a range');
@@ -104,37 +139,4 @@ function newText(ctx: Context, o: ReplaceArgs): Buffer {
     throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--text "" deletes)');
   }
   return readOptionInput(ctx.io, '-', '--from');
-}
-
-/** Prints the current lines of every stale file as rows (or JSON records). */
-function printStale(ctx: Context, e: StaleEditError, json: boolean): void {
-  for (const f of e.files) {
-    for (const m of f.mismatches) {
-      if (json) {
-        writeRecord(ctx.out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }) });
-        continue;
-      }
-      if (m.current === undefined) continue;
-      if (f.pathRows) ctx.out.text(`${f.path}\t`);
-      ctx.out.text(`${m.line}\t`);
-      ctx.out.bytes(m.current);
-      if (terminatorOf(m.current) === '') ctx.out.leaveOpen();
-    }
-  }
-}
-
-/** A dry run's diff in a JSON record: `diff` as text, or `diff_bytes` (base64) when it is not UTF-8. */
-function diffField(diff: Buffer): { diff: string } | { diff_bytes: string } {
-  return isUtf8(diff) ? { diff: diff.toString('utf8') } : { diff_bytes: diff.toString('base64') };
-}
-
-function printJson(ctx: Context, result: ReplaceResult): void {
-  for (const f of result.files) writeRecord(ctx.out, { ...fileChangeRecord(f), ...(f.diff ? diffField(f.diff) : {}) });
-  writeRecord(ctx.out, {
-    type: 'summary',
-    files: result.files.length,
-    changed: result.files.filter((f) => f.changed).length,
-    written: result.files.filter((f) => f.written).length,
-    dry_run: result.dryRun,
-  });
 }

@@ -57,8 +57,9 @@ function isDecoration(row: Buffer, input: Buffer, end: number): boolean {
   return isFooter(stripEol(input.subarray(end, nl === -1 ? input.length : nl + 1)));
 }
 
+/** page's footer (`[Read ...]`) and a receipt's (`[Edited ...]`, see format/receipt.ts). */
 function isFooter(text: string): boolean {
-  return text.startsWith('[Read ') && text.endsWith(']');
+  return (text.startsWith('[Read ') || text.startsWith('[Edited ')) && text.endsWith(']');
 }
 
 /** A decoration's text without its line ending and without color (`--color always` colors them). */

@@ -7,6 +7,11 @@ import { LineGatherer } from './pieces.js';
 import { offsetPastEnd } from './ranges.js';
 import type { RowSink } from './read-range.js';
 
+/** Bytes a plain row adds before line `n`'s bytes (`<n>\t`): what the byte cap counts besides the line. */
+export function rowPrefixLength(n: number): number {
+  return String(n).length + 1;
+}
+
 /** What to read for a page. */
 export interface PageOptions {
   /** lines skipped before the page (0-based offset) */

@@ -1,61 +1,20 @@
-// replace as operations: range edits and row edits planned, guarded and written atomically as one
-// transaction, with what changed returned as data (the CLI prints it; the library returns it).
+// replace as operations: range edits, row edits and content edits planned, guarded and written
+// atomically as one transaction, with what changed returned as data (the CLI prints it).
 
-import { EOL_MODES, type EolMode } from '../core/eol.js';
 import { LinewiseError } from '../core/errors.js';
 import type { Row } from '../core/parse-rows.js';
 import { editRangeProblem } from '../core/ranges.js';
-import type { WriteFn } from '../io/temp-file.js';
+import { splitLines } from '../core/lines.js';
+import { applyPlans, type EditRunOptions, type ExpectedLine, type ReplaceResult } from './apply.js';
 import { loadEncoding } from './encodings.js';
-import { type FilePlan, rangePlan, rowPlans } from './plans.js';
-import { inputSource, type ReadOptions } from './read.js';
-import { type Prepared, runTransaction } from './transaction.js';
+import { locateText, type TextSpec } from './locate-text.js';
+import { rangePlan, type RangeSpec, rowPlans } from './plans.js';
+import { inputSource } from './read.js';
 import * as v from './validate.js';
 
 export type { EolMode } from '../core/eol.js';
-
-/** A line as it was read, for the stale-edit guard: a Line from readLines, page or grep will do. */
-export interface ExpectedLine {
-  /** the file; may be left out for a range edit (the file edited) */
-  path?: string;
-  line: number;
-  /** the line as read (compared without its terminator); give `bytes` or `text` */
-  bytes?: Uint8Array;
-  /** the line as read, without its terminator, when `bytes` is not given */
-  text?: string;
-  /** its number in the caller's input of rows, for messages; default its index + 1 */
-  rowNumber?: number;
-}
-
-/** How {@link replace} and {@link replaceRows} write; every field has the CLI's default. */
-export interface ReplaceOptions extends ReadOptions {
-  /**
-   * Line endings of the new text (`--eol`): `auto` (default) gives new lines the endings of the
-   * lines they replace (inserts: of their neighbours) and ends the last new line as the last
-   * replaced one ended (so no final newline stays none); `keep` writes the text literally;
-   * `lf` and `crlf` force.
-   */
-  eol?: EolMode;
-  /** check and compute everything, write nothing; each changed file gets its unified `diff` */
-  dryRun?: boolean;
-  /**
-   * The stale-edit guard (`--expect`): the lines as they were read. If any no longer holds that
-   * text, nothing is written and a {@link StaleEditError} (exit code 3) is thrown.
-   */
-  expect?: readonly ExpectedLine[];
-  /** cancels the edit before anything is renamed; the files stay as they were */
-  signal?: AbortSignal;
-}
-
-/** Options of the CLI's calls beyond the library's. */
-export interface EditRunOptions extends ReplaceOptions {
-  /** how messages name the expected rows' input */
-  expectSource?: string;
-  /** where the stale error says the current lines are */
-  staleShown?: string;
-  /** for tests: how temporary files are written */
-  writeFn?: WriteFn;
-}
+export type { EditRunOptions, ExpectedLine, FileChange, FileReceipt, ReceiptEdit, Relocation, ReplaceOptions, ReplaceResult, Shift } from './apply.js';
+export { TextNotFoundError } from './locate-text.js';
 
 /** One range edit: lines `start..end` become `text`. */
 export interface RangeEdit {
@@ -67,6 +26,19 @@ export interface RangeEdit {
   text: string | Uint8Array;
 }
 
+/**
+ * One content edit: the text `old` becomes `new`. `old` is matched line-ending-agnostic (written
+ * with "\n" it matches CRLF lines, mixed lines and a last line without a terminator), may span
+ * lines and start or end mid-line, and must occur exactly once unless `all`.
+ */
+export interface TextEdit {
+  old: string | Uint8Array;
+  /** the replacement; empty deletes the old text. Its line endings follow `eol` as range edits' do */
+  new: string | Uint8Array;
+  /** replace every occurrence (left to right, not overlapping); default: exactly one must exist */
+  all?: boolean;
+}
+
 /** One row edit: line `line` (of `path`) becomes `text`, as `replace --rows` applies a row. */
 export interface RowEdit {
   /** the file; may be left out when {@link replaceRows} is given a `path` */
@@ -76,28 +48,6 @@ export interface RowEdit {
   text: string | Uint8Array;
   /** its number in the caller's input of rows, for messages; default its index + 1 */
   rowNumber?: number;
-}
-
-/** What an edit did to one file (the CLI's `--json` record). */
-export interface FileChange {
-  /** the file, as given */
-  path: string;
-  /** some byte differs; an unchanged file is never rewritten */
-  changed: boolean;
-  /** the new content was renamed over the file (false in a dry run or when unchanged) */
-  written: boolean;
-  linesBefore: number;
-  linesAfter: number;
-  /** each edit in file order: lines removed and added, and whether its bytes differ */
-  edits: { start: number; end: number; removed: number; added: number; changed: boolean }[];
-  /** in a dry run, the unified diff `--dry-run` prints, when the file would change */
-  diff?: Buffer;
-}
-
-/** The files one call edited, all or nothing. */
-export interface ReplaceResult {
-  files: FileChange[];
-  dryRun: boolean;
 }
 
 /**
@@ -119,20 +69,82 @@ export interface ReplaceResult {
  * ```
  */
 export async function replace(path: string, edits: RangeEdit | readonly RangeEdit[], options: EditRunOptions = {}): Promise<ReplaceResult> {
+  const list: readonly RangeEdit[] = Array.isArray(edits) ? edits : [v.options<RangeEdit>(edits, 'edit') as RangeEdit];
+  return applyEdits(path, list, options);
+}
+
+/**
+ * Replaces text in the file at `path`, as `linewise replace FILE --old OLD --new NEW [--all]`
+ * does: see {@link TextEdit}. Several content edits address the file as it was before the call.
+ *
+ * @throws {@link TextNotFoundError} (exit code 3) when an old text is not in the file, with the
+ * lines that hold it but for whitespace or case; {@link LinewiseError} (exit code 2, code
+ * `ambiguous`) when it occurs more than once without `all`, naming the lines where each starts;
+ * otherwise as {@link replace}. Nothing is written in any of these cases.
+ *
+ * @example
+ * ```ts
+ * await replaceText('app.ts', { old: 'let x = 1;\nlet y = 2;', new: 'const x = 1;' });
+ * ```
+ */
+export async function replaceText(path: string, edits: TextEdit | readonly TextEdit[], options: EditRunOptions = {}): Promise<ReplaceResult> {
+  const list: readonly TextEdit[] = Array.isArray(edits) ? edits : [v.options<TextEdit>(edits, 'edit') as TextEdit];
+  return applyEdits(path, list, options);
+}
+
+/**
+ * Applies range edits and content edits to the file at `path` in one call (`replace FILE --edits`):
+ * every edit addresses the file as it was before the call, overlapping edits are refused, and
+ * the file is written with all of them or not at all. Inserts (`end = start - 1`) and deletes
+ * (empty `text`) mix with replacements.
+ *
+ * @throws as {@link replace} and {@link replaceText}.
+ *
+ * @example
+ * ```ts
+ * await applyEdits('app.ts', [{ start: 1, end: 0, text: '// header' }, { old: 'foo()', new: 'bar()' }]);
+ * ```
+ */
+export async function applyEdits(path: string, edits: readonly (RangeEdit | TextEdit)[], options: EditRunOptions = {}): Promise<ReplaceResult> {
   const o = v.options<EditRunOptions>(options, 'options');
   const file = v.string(path, 'path');
-  const list: readonly RangeEdit[] = Array.isArray(edits) ? edits : [v.options<RangeEdit>(edits, 'edit') as RangeEdit];
-  const ranges = list.map((e, i) => {
-    const what = list.length === 1 ? '' : `edit ${i + 1}: `;
-    const start = v.count(e?.start, `${what}start`, 1);
-    const end = e.end === undefined ? start : v.count(e.end, `${what}end`);
-    const problem = editRangeProblem(start, end);
-    if (problem !== undefined) throw new LinewiseError('bad-range', `${what}${problem}`);
-    return { start, end, text: v.textBytes(e.text, `${what}text`) };
+  if (!Array.isArray(edits)) throw new LinewiseError('bad-option', 'edits must be an array of { start, end?, text } or { old, new, all? }');
+  const ranges: RangeSpec[] = [];
+  const texts: TextSpec[] = [];
+  edits.forEach((e, i) => {
+    const what = edits.length === 1 ? '' : `edit ${i + 1}: `;
+    if (e !== null && typeof e === 'object' && 'old' in e) texts.push(textSpec(e, what, edits.length === 1 ? 'the old text' : `edit ${i + 1}`));
+    else ranges.push({ ...rangeSpec(e as RangeEdit, what), ...(edits.length === 1 ? {} : { origin: `edit ${i + 1}` }) });
   });
   const source = inputSource(o);
   const plans = rangePlan(source.cwd, file, ranges, expectedRows(o.expect), o.expectSource);
-  return apply(plans, o);
+  if (texts.length > 0) {
+    const encoding = v.optionalString(o.encoding, 'encoding');
+    if (encoding !== undefined) await loadEncoding(encoding);
+    const plan = plans[0]!;
+    const found = locateText(plan.target.real, file, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, o.staleShown ?? "in the error's `near`");
+    // Lines the caller expects are guarded by what the caller read, not by what was found.
+    const own = new Set(plan.expect.map((x) => x.line));
+    plan.fixed = {
+      edits: found.map((r) => ({ start: r.start, end: r.end, lines: splitLines(r.text), origin: r.origin })),
+      expect: found.flatMap((r) => r.expect.filter((x) => !own.has(x.line)).map((x) => ({ ...x, origin: `${r.origin} (line ${x.line} as found)` }))),
+    };
+  }
+  return applyPlans(plans, o);
+}
+
+function rangeSpec(e: RangeEdit, what: string): RangeSpec {
+  const start = v.count(e?.start, `${what}start`, 1);
+  const end = e.end === undefined ? start : v.count(e.end, `${what}end`);
+  const problem = editRangeProblem(start, end);
+  if (problem !== undefined) throw new LinewiseError('bad-range', `${what}${problem}`);
+  return { start, end, text: v.textBytes(e.text, `${what}text`) };
+}
+
+function textSpec(e: TextEdit, what: string, origin: string): TextSpec {
+  const old = v.textBytes(e.old, `${what}old`);
+  if (old.length === 0) throw new LinewiseError('bad-option', `${what}the old text is empty: give the text to replace`);
+  return { old, new: v.textBytes(e.new, `${what}new`), all: v.optionalBoolean(e.all, `${what}all`) === true, origin };
 }
 
 /**
@@ -163,38 +175,7 @@ export async function replaceRows(rows: readonly RowEdit[], options: EditRunOpti
   });
   const source = inputSource(o);
   const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), parsed, expectedRows(o.expect), o.expectSource);
-  return apply(plans, o);
-}
-
-async function apply(plans: FilePlan[], o: EditRunOptions): Promise<ReplaceResult> {
-  const encoding = v.optionalString(o.encoding, 'encoding');
-  if (encoding !== undefined) await loadEncoding(encoding);
-  const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
-  const prepared = await runTransaction(plans, {
-    eol: o.eol === undefined ? 'auto' : v.oneOf(o.eol, 'eol', EOL_MODES),
-    dryRun,
-    binary: v.optionalBoolean(o.text, 'text'),
-    encoding,
-    source: inputSource(o),
-    signal: v.optionalSignal(o.signal),
-    ...(o.staleShown !== undefined ? { staleShown: o.staleShown } : {}),
-    ...(o.writeFn !== undefined ? { writeFn: o.writeFn } : {}),
-  });
-  // Loaded only for a dry run that changes something, so no other call pays for it.
-  const diff = dryRun && prepared.some((p) => p.result.changed) ? (await import('../format/diff.js')).unifiedDiff : undefined;
-  return { dryRun, files: prepared.map((p) => fileChange(p, dryRun, diff)) };
-}
-
-function fileChange({ plan, result }: Prepared, dryRun: boolean, diff: typeof import('../format/diff.js').unifiedDiff | undefined): FileChange {
-  return {
-    path: plan.given,
-    changed: result.changed,
-    written: result.changed && !dryRun,
-    linesBefore: result.linesBefore,
-    linesAfter: result.linesAfter,
-    edits: result.edits.map((r) => ({ start: r.edit.start, end: r.edit.end, removed: r.removed, added: r.added, changed: r.changed })),
-    ...(diff && result.changed ? { diff: diff(plan.given, result) } : {}),
-  };
+  return applyPlans(plans, o);
 }
 
 /** Expected lines as the rows `--expect` would have parsed. */

@@ -2,16 +2,14 @@
 // it to be loaded first instead of failing inside a bundle that cannot require it.
 
 import { LinewiseError } from '../core/errors.js';
-import { canonicalName, encodingNames, isUtf8Name, prepareEncoding } from '../io/encoding.js';
+import { canonicalName, encodingNames, isBuiltIn, prepareEncoding } from '../io/encodings/names.js';
 
-/** Encodings decoded by Node itself (no iconv-lite), as canonical names. */
-const BUILT_IN = new Set(['utf16le', 'ucs2', 'utf16be', 'utf16']);
 const loaded = new Set<string>();
 
 /**
  * Checks that `name` is an encoding linewise knows, and loads the decoder it needs. `grep` and
  * `replace` call it themselves; call it once before `readLines` or `page` with an `encoding`
- * other than UTF-8 or UTF-16.
+ * other than UTF-8, UTF-16 or UTF-32.
  *
  * @throws {@link LinewiseError} (code `unknown-encoding`, exit code 2) for a name it does not know.
  *
@@ -28,9 +26,7 @@ export async function loadEncoding(name: string): Promise<void> {
 
 /** Throws when a synchronous reader is given an encoding whose decoder was not loaded. */
 export function checkEncodingLoaded(name: string | undefined): void {
-  if (name === undefined || isUtf8Name(name)) return;
-  const c = canonicalName(name);
-  if (BUILT_IN.has(c) || loaded.has(c)) return;
+  if (name === undefined || isBuiltIn(name) || loaded.has(canonicalName(name))) return;
   throw new LinewiseError('encoding-not-loaded', `encoding '${name}' is not loaded: await loadEncoding('${name}') once before reading with it`);
 }
 

@@ -7,7 +7,6 @@ import { safeCut } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { matchRanges, type MatchSink } from '../core/search.js';
 import { replaceLine, replacements, type Template } from '../core/substitute.js';
-import type { GrepCutOff } from '../format/footer.js';
 
 /**
  * How a search reports: rows of lines (`lines`), a count per file (`counts`; `matching-counts`
@@ -51,8 +50,25 @@ export interface GrepBudget {
   countBytes: number;
 }
 
-/** What a budget left out, and where to go on: the footer as data (defined with its printer). */
-export type { GrepCutOff } from '../format/footer.js';
+/** What a budget left out, and where to go on: the footer as data. */
+export interface GrepCutOff {
+  /** rows shown (lines, context, -o parts, or file rows under -c and -l) */
+  rows: number;
+  /** selected lines shown (file rows under -c and -l) */
+  shown: number;
+  /** selected lines (file rows) from the cursor on, or undefined when counting them stopped at its bound */
+  total: number | undefined;
+  /** files with a selected line shown (lines only) */
+  files: number;
+  /** files with a selected line from the cursor on (lines only), undefined when not counted */
+  totalFiles: number | undefined;
+  /** the cursor after the last row shown: pass it as `after` to go on */
+  after: string;
+  /** the row shown cut, when a single row was longer than the byte budget */
+  cut?: { path: string; line: number; shown: number; length: number };
+  /** -o: a line whose matches did not all fit, as the first rows of a call: how many were shown */
+  matches?: { path: string; line: number; shown: number; total: number };
+}
 
 /** Each file counted past the budget costs at least this many bytes of the count's bound. */
 const FILE_COST = 4096;

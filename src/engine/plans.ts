@@ -18,6 +18,11 @@ export interface FilePlan {
   expect: Expectation[];
   /** rows carried paths: stale lines are shown with them */
   pathRows: boolean;
+  /**
+   * Edits located by content (`--old`) and the lines they were found in: their place is where
+   * the file holds the text now, so `--relocate` moves `edits` and `expect` but never these.
+   */
+  fixed?: { edits: Edit[]; expect: Expectation[] };
 }
 
 /** A range edit of one file: lines `start..end` become `text` (`end = start - 1` inserts). */
@@ -25,6 +30,8 @@ export interface RangeSpec {
   start: number;
   end: number;
   text: Uint8Array;
+  /** how messages name the edit ("edit 2"); default its range ("lines 3-5") */
+  origin?: string;
 }
 
 /** How an edit range is named in messages: "line 3", "lines 3-5", "insert before line 3". */
@@ -38,7 +45,7 @@ function rangeOrigin(start: number, end: number): string {
  */
 export function rangePlan(cwd: string, file: string, ranges: readonly RangeSpec[], expectRows: readonly Row[], expectSource = 'expect'): FilePlan[] {
   const target = resolveTarget(file, cwd);
-  const edits: Edit[] = ranges.map(({ start, end, text }) => ({ start, end, lines: splitLines(text), origin: rangeOrigin(start, end) }));
+  const edits: Edit[] = ranges.map(({ start, end, text, origin }) => ({ start, end, lines: splitLines(text), origin: origin ?? rangeOrigin(start, end) }));
   const pathRows = expectRows.some((r) => r.path !== undefined);
   for (const r of expectRows) {
     if (r.path !== undefined && !sameTarget(cwd, r.path, target)) throw rowForOtherFile(r, expectSource, file);

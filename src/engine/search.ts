@@ -9,7 +9,7 @@ import { parseTemplate } from '../core/substitute.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
-import { type OpenedText, openText } from '../io/text.js';
+import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
 import type { SearchTarget } from '../io/walk.js';
 import { loadEncoding } from './encodings.js';
 import { type GrepItem, grepInputs } from './grep-inputs.js';
@@ -344,9 +344,9 @@ class GrepRun {
       try {
         text = openText(item.abs, this.o.source, { allowBinary: this.o.allowBinary, encoding: this.o.encoding, bufferSize: this.o.bufferSize });
       } catch (e) {
-        if (e instanceof LinewiseError && e.code === 'binary') {
+        if (e instanceof BinaryFileError) {
           // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.
-          if (!item.walked) this.reporter.note('binary file (it has a NUL byte), not searched; use -a/--text to search it', item.display);
+          if (!item.walked) this.reporter.note(binaryNote(e), item.display);
           continue;
         }
         this.fail(e, item.display);
@@ -407,6 +407,15 @@ class GrepRun {
     const status = this.errors > 0 && !(found && this.o.quiet) ? Exit.usage : found ? Exit.ok : Exit.noMatch;
     return { status, errors: this.errors, complete: true, ...(cutOff ? { cutOff } : {}) };
   }
+}
+
+/**
+ * The note for a binary file named in the paths: -a, or the encoding it looks like (UTF-16
+ * without a mark), worded for grep, which skips such a file rather than refusing it.
+ */
+function binaryNote(e: BinaryFileError): string {
+  if (e.wide === undefined) return 'binary file (it has a NUL byte), not searched; use -a/--text to search it';
+  return `looks like ${e.wide.toUpperCase()} text without a byte order mark, not searched; search it with --encoding ${e.wide}`;
 }
 
 /** A byte range `[start, end)` of a match within a line's `bytes`. */

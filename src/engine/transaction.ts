@@ -24,6 +24,8 @@ export interface TransactionOptions {
   encoding: string | undefined;
   source: InputSource;
   signal: AbortSignal | undefined;
+  /** old lines kept around each edit, for a diff or a receipt (default: 3 in a dry run, else 0) */
+  context?: number;
   /** where the stale error says the current lines are (see staleEditError) */
   staleShown?: string;
   /** for tests: how the temporary files are written (a failing writer simulates a full disk) */
@@ -83,7 +85,7 @@ export async function runTransaction(plans: readonly FilePlan[], o: TransactionO
  */
 async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared> {
   const textOptions: TextOptions = { allowBinary: o.binary, encoding: o.encoding };
-  const needsFirstEol = plan.edits.some((e) => e.start === 1 && e.end === 0);
+  const needsFirstEol = [...plan.edits, ...(plan.fixed?.edits ?? [])].some((e) => e.start === 1 && e.end === 0);
   const firstLineEol = needsFirstEol ? lookAheadFirstEol(plan, o.source, textOptions) : undefined;
   const t = open(plan, o.source, textOptions);
   let temp: TempFile | undefined;
@@ -96,11 +98,11 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
     const writeOut = sink === undefined ? () => {} : codec ? (b: Uint8Array, s: number, e: number) => sink.write(codec.encode(Buffer.from(b.subarray(s, e)))) : (b: Uint8Array, s: number, e: number) => sink.write(b, s, e);
     if (sink && codec) sink.write(codec.bomBytes);
     else if (sink && t.bom === 'utf-8') sink.write(UTF8_BOM);
-    const patcher = new Patcher(plan.edits, {
+    const patcher = new Patcher(plan.fixed ? [...plan.edits, ...plan.fixed.edits] : plan.edits, {
       eol: o.eol,
       emit: writeOut,
-      expect: plan.expect,
-      context: o.dryRun ? 3 : 0,
+      expect: plan.fixed ? [...plan.expect, ...plan.fixed.expect] : plan.expect,
+      context: o.context ?? (o.dryRun ? 3 : 0),
       ...(firstLineEol ? { firstLineEol } : {}),
     });
     // Untouched stretches take the fast lane: the scanner only counts their lines and the

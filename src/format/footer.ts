@@ -1,6 +1,7 @@
 // The page footer: the text that says what a page showed and the offset to read next.
 
 import { plural } from '../core/errors.js';
+import type { GrepCutOff } from '../engine/grep-output.js';
 
 /** What a page footer reports. `total` is undefined when the count stopped at its bound. */
 export interface FooterInfo {
@@ -67,26 +68,6 @@ function cutSentence(cut: { line: number; shown: number; length: number | undefi
 /** Quotes a path for a command line shown to the user, only when it needs quoting. */
 function shellWord(s: string): string {
   return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** What a budget left out of grep's output, and where to go on: the footer as data. */
-export interface GrepCutOff {
-  /** rows shown (lines, context, -o parts, or file rows under -c and -l) */
-  rows: number;
-  /** selected lines shown (file rows under -c and -l) */
-  shown: number;
-  /** selected lines (file rows) from the cursor on, or undefined when counting them stopped at its bound */
-  total: number | undefined;
-  /** files with a selected line shown (lines only) */
-  files: number;
-  /** files with a selected line from the cursor on (lines only), undefined when not counted */
-  totalFiles: number | undefined;
-  /** the cursor after the last row shown: pass it as `after` to go on */
-  after: string;
-  /** the row shown cut, when a single row was longer than the byte budget */
-  cut?: { path: string; line: number; shown: number; length: number };
-  /** -o: a line whose matches did not all fit, as the first rows of a call: how many were shown */
-  matches?: { path: string; line: number; shown: number; total: number };
 }
 
 /** grep's footer: the cut-off, and whether the rows are files (-c, -l, --files-without-match). */

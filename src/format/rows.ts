@@ -33,7 +33,3 @@ export class TextRows implements RowSink {
 /** What a terminal shows after a last row without a terminator; never written to a pipe. */
 export const NO_NEWLINE_MARK = '\\ No newline at end of file';
 
-/** Bytes a row adds before line `n`'s bytes (`<n>\t`): what page's byte cap counts besides the line. */
-export function rowPrefixLength(n: number): number {
-  return String(n).length + 1;
-}

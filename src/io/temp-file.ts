@@ -13,14 +13,20 @@ export type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: numb
 const BUFFER_SIZE = 1 << 20;
 /** The longest name a temporary or lock file may have, in bytes: file systems allow 255. */
 export const NAME_MAX = 255;
-/** temporary files that exist now (see discardLiveTempFiles) */
-const live = new Set<TempFile>();
+/** temporary files that exist now (see discardLiveTempFiles): these and new files' (new-file.ts) */
+const live = new Set<{ discard(): void }>();
+
+/** Registers a temporary file that {@link discardLiveTempFiles} must remove (or, `false`, no longer). */
+export function trackTemp(t: { discard(): void }, on = true): void {
+  if (on) live.add(t);
+  else live.delete(t);
+}
 
 /**
  * A name beside `target` for a helper file: `.<name><suffix>`, the target's name cut (on a
  * character boundary, in bytes) so the whole fits in NAME_MAX bytes whatever the script.
  */
-export function besideName(target: EditTarget, suffix: string): string {
+export function besideName(target: Pick<EditTarget, 'real'>, suffix: string): string {
   const base = path.basename(target.real);
   const room = NAME_MAX - 1 - Buffer.byteLength(suffix);
   let cut = base;
@@ -195,7 +201,7 @@ export function unlinkQuietly(p: string): void {
   }
 }
 
-function syncDir(dir: string): void {
+export function syncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, 'r');

@@ -1,10 +1,11 @@
 // Opens an input as lines: the scanner, with the byte order mark taken off, the text decoded when
-// it is not UTF-8 (a UTF-16 mark, or --encoding), and binary refused.
+// it is not UTF-8 (a UTF-16 or UTF-32 mark, or --encoding), and binary refused.
 
 import { LinewiseError, withPath } from '../core/errors.js';
 import { LineScanner, type ReadFn } from '../core/lines.js';
-import { type Bom, looksBinary, SNIFF_BYTES } from '../core/sniff.js';
-import { chooseDecoding, type Codec } from './encoding.js';
+import { type Bom, looksBinary, SNIFF_BYTES, wideEncodingOf } from '../core/sniff.js';
+import { type Codec } from './encodings/codec.js';
+import { chooseDecoding } from './encodings/decoding.js';
 import { type Input, type InputSource, openInput } from './input.js';
 
 export interface TextOptions {
@@ -30,10 +31,10 @@ export interface OpenedText {
   /** the byte order mark the input began with, if any (kept by replace) */
   bom: Bom | undefined;
   /**
-   * Set when the text is decoded (a UTF-16 byte order mark, or `--encoding`): the scanner then
-   * yields UTF-8, `codec.encode` turns new text back into the file's encoding, `codec.bomBytes`
-   * is the mark to write first, and `codec.invalidAt` tells whether the bytes decoded so far
-   * round-trip. Undefined: bytes are the file's own, a UTF-8 mark already skipped (see `bom`).
+   * Set when the text is decoded (a UTF-16 or UTF-32 byte order mark, or `--encoding`): the
+   * scanner then yields UTF-8, `codec.encode` turns new text back into the file's encoding,
+   * `codec.bomBytes` is the mark to write first, and `codec.invalidAt` tells whether the bytes
+   * decoded so far round-trip. Undefined: bytes are the file's own, a UTF-8 mark already skipped (see `bom`).
    */
   codec: Codec | undefined;
 }
@@ -76,7 +77,30 @@ function bomName(codec: Codec | undefined, length: number): Bom | undefined {
 }
 
 /**
- * Opens `path` and positions a scanner after its byte order mark. A UTF-16 (LE or BE) mark, or
+ * The refusal of a file with a NUL byte. Raw bytes (`raw`, undefined when decoded) whose NULs fall
+ * as in UTF-16 or UTF-32 text without a byte order mark get the --encoding that reads them,
+ * since -a would print that text with its NULs.
+ */
+function binaryError(raw: Uint8Array | undefined, name: string): BinaryFileError {
+  const wide = raw && wideEncodingOf(raw);
+  if (wide === undefined) return new BinaryFileError('binary file (it has a NUL byte); use -a to read it as text', name, undefined);
+  const where = wide.startsWith('utf-16') ? 'a NUL byte in every other position' : 'NUL bytes in 3 of every 4 positions';
+  return new BinaryFileError(`looks like ${wide.toUpperCase()} text without a byte order mark (${where}); read it with --encoding ${wide}`, name, wide);
+}
+
+/** A file refused as binary (code `binary`); `wide` names the encoding it looks like, if any. */
+export class BinaryFileError extends LinewiseError {
+  constructor(
+    message: string,
+    path: string,
+    readonly wide: string | undefined,
+  ) {
+    super('binary', message, path);
+  }
+}
+
+/**
+ * Opens `path` and positions a scanner after its byte order mark. A UTF-16 or UTF-32 mark, or
  * `opts.encoding`, makes the scanner yield UTF-8 decoded by `codec`. A file with a NUL byte in
  * its first bytes (of the decoded text, when decoded) is refused unless `allowBinary`. A byte
  * order mark that contradicts `opts.encoding` is refused. The caller closes `input`.
@@ -96,8 +120,10 @@ export function openText(path: string, io: InputSource, opts: TextOptions = {}):
       scanner.skipBytes(bomLength);
     }
     // UTF-16 text is full of NUL bytes: with a codec the decoded text is what is checked.
-    if (!opts.allowBinary && looksBinary(scanner.peek(SNIFF_BYTES))) {
-      throw new LinewiseError('binary', 'binary file (it has a NUL byte); use -a to read it as text', input.name);
+    // (Not peeked under -a: a pipe's first rows must not wait for 64 KiB to arrive.)
+    if (!opts.allowBinary) {
+      const sniffed = scanner.peek(SNIFF_BYTES);
+      if (looksBinary(sniffed)) throw binaryError(codec ? undefined : sniffed, input.name);
     }
     return { input, scanner, bom: bomName(codec, bomLength), codec };
   } catch (e) {

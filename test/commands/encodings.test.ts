@@ -47,6 +47,23 @@ describe('--encoding NAME', () => {
     }
   });
 
+  it('a name Object.prototype has (constructor, __proto__, ...): unknown, exit 2, one line', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf']) {
+      for (const cmd of [['readlines', fixture('latin1.txt'), '1'], ['grep', 'x', fixture('latin1.txt')], ['replace', fixture('latin1.txt'), '1', '--text', 'x']]) {
+        const r = await run([...cmd, '--encoding', name]);
+        expect([r.status, r.stdout.length, r.stderr], name).toEqual([2, 0, `linewise: unknown encoding '${name}'; "linewise encodings" lists the names --encoding accepts\n`]);
+      }
+    }
+  });
+
+  it('cesu8 reads the lines there are, and no "0" after the last (iconv-lite#416)', async () => {
+    for (const text of ['a\nb\n', 'a\nb', 'é😀\n']) {
+      const f = tmp.file('cesu8.txt', iconv.encode(text, 'cesu8'));
+      const r = await run(['readlines', f, '1', '--encoding', 'cesu8']);
+      expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, esc(text.split(/(?<=\n)/).map((l, i) => `${i + 1}\t${l}`).join('')), '']);
+    }
+  });
+
   it('"linewise encodings" lists each encoding with its aliases', async () => {
     const r = await run(['encodings']);
     expect(r.status).toBe(0);
@@ -131,6 +148,75 @@ describe('byte order marks', () => {
     const noMark = await run(['readlines', fixture('crlf.txt'), '1', '--encoding', 'utf-16']);
     expect(noMark.status).toBe(2);
     expect(noMark.stderr).toBe(`linewise: ${fixture('crlf.txt')}: utf-16 without a byte order mark: say which byte order, e.g. --encoding utf-16le\n`);
+  });
+});
+
+describe('UTF-32 byte order marks', () => {
+  it('UTF-32LE (FF FE 00 00, not UTF-16LE\'s FF FE then U+0000): rows are UTF-8, CRLF kept, no flag needed', async () => {
+    const r = await run(['readlines', fixture('utf32le-bom-crlf.txt'), '1']);
+    expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, ROWS_UTF16LE, '']);
+    const j = await run(['page', fixture('utf32le-bom-crlf.txt'), '--json']);
+    expect(summary(j.stdout)).toMatchObject({ total: 3, encoding: 'utf-32le', bom: 'utf-32le', invalid_at: null });
+  });
+
+  it('UTF-32BE: rows are UTF-8, the last line keeps having no newline', async () => {
+    const r = await run(['readlines', fixture('utf32be-bom.txt'), '1']);
+    expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, ROWS_UTF16BE, '']);
+    const j = await run(['readlines', fixture('utf32be-bom.txt'), '3', '--json']);
+    expect(j.stdout.toString().split('\n')[0]).toContain('"text":"last","terminator":""');
+    expect(summary(j.stdout)).toMatchObject({ encoding: 'utf-32be', bom: 'utf-32be' });
+  });
+
+  it('--encoding utf-32 takes the byte order from the mark; utf-16le reads FF FE 00 00 as UTF-16LE starting with U+0000', async () => {
+    for (const name of ['utf-32', 'UTF-32LE', 'ucs-4']) {
+      const r = await run(['readlines', fixture('utf32le-bom-crlf.txt'), '1', '--encoding', name]);
+      expect(esc(r.stdout), name).toBe(ROWS_UTF16LE);
+    }
+    // The rule of bom.ts: without --encoding the UTF-32 mark wins; naming UTF-16LE reads the other way.
+    const f = tmp.file('nul-first16.txt', Buffer.of(0xff, 0xfe, 0x00, 0x00, 0x41, 0x00, 0x0a, 0x00));
+    const as16 = await run(['readlines', f, '1', '--encoding', 'utf-16le', '-a']);
+    expect([as16.status, esc(as16.stdout)]).toEqual([0, '1\\t\\x00A\\n']);
+    const as32 = await run(['readlines', f, '1', '--json']);
+    expect(summary(as32.stdout)).toMatchObject({ lines: 1, encoding: 'utf-32le' });
+  });
+
+  it('a UTF-32 mark under another --encoding: exit 2, one line', async () => {
+    for (const name of ['utf-16be', 'latin1', 'utf-8']) {
+      const r = await run(['readlines', fixture('utf32le-bom-crlf.txt'), '1', '--encoding', name]);
+      expect([r.status, r.stdout.length, r.stderr]).toEqual([
+        2,
+        0,
+        `linewise: ${fixture('utf32le-bom-crlf.txt')}: the file starts with a UTF-32LE byte order mark, not ${name}: drop --encoding, or use --encoding utf-32le\n`,
+      ]);
+    }
+  });
+});
+
+describe('UTF-16 without a byte order mark', () => {
+  it('is refused, suggesting the --encoding its NUL positions say (not -a); that --encoding reads it', async () => {
+    for (const [name, enc] of [['utf16le-no-bom.txt', 'utf-16le'], ['utf16be-no-bom.txt', 'utf-16be']] as const) {
+      for (const cmd of [['readlines', fixture(name), '1'], ['page', fixture(name)]]) {
+        const r = await run(cmd);
+        expect([r.status, r.stdout.length, r.stderr]).toEqual([
+          2,
+          0,
+          `linewise: ${fixture(name)}: looks like ${enc.toUpperCase()} text without a byte order mark (a NUL byte in every other position); read it with --encoding ${enc}\n`,
+        ]);
+      }
+      const ok = await run(['readlines', fixture(name), '1', '--encoding', enc]);
+      expect([ok.status, esc(ok.stdout), ok.stderr]).toEqual([0, esc('1\thello\n2\twörld\n'), '']);
+    }
+  });
+
+  it('UTF-32 without a mark gets its --encoding too; NULs in no such pattern keep the -a advice', async () => {
+    const f = tmp.file('u32.txt', iconv.encode('hi\nthere\n', 'utf32be'));
+    expect((await run(['readlines', f, '1'])).stderr).toBe(
+      `linewise: ${f}: looks like UTF-32BE text without a byte order mark (NUL bytes in 3 of every 4 positions); read it with --encoding utf-32be\n`,
+    );
+    for (const bytes of ['abc\0def\n', '\0\0\0\0', 'a\0b\0c\0\0d\n']) {
+      const b = tmp.file('bin', bytes);
+      expect((await run(['readlines', b, '1'])).stderr, esc(bytes)).toBe(`linewise: ${b}: binary file (it has a NUL byte); use -a to read it as text\n`);
+    }
   });
 });
 

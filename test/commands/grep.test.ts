@@ -254,6 +254,14 @@ describe('grep: paths', () => {
     expect(esc((await run(['grep', '-a', 'def', fixture('nul.bin')])).stdout)).toBe('1\\tabc\\x00def\\n');
   });
 
+  it('a UTF-16 file without a mark named on the command line: the note names the --encoding that searches it', async () => {
+    const f = fixture('utf16le-no-bom.txt');
+    const r = await run(['grep', 'a', f]);
+    expect([r.status, r.stdout.length]).toEqual([1, 0]);
+    expect(r.stderr).toBe(`linewise: ${f}: looks like UTF-16LE text without a byte order mark, not searched; search it with --encoding utf-16le\n`);
+    expect((await run(['grep', '-c', '.', f, '--encoding', 'utf-16le'])).status).toBe(0);
+  });
+
   it('an error on one file is reported, the search goes on, and the status is 2', async () => {
     const missing = path.join(tmp.dir, 'missing.txt');
     const r = await run(['grep', '^[ag]', missing, fixture('crlf.txt')]);

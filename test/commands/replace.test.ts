@@ -11,20 +11,12 @@ import type { Edit } from '../../src/core/edit-plan.js';
 import { Patcher } from '../../src/core/patcher.js';
 import { splitLines } from '../../src/core/lines.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
-import { esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
+import { caseFiles, esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-let n = 0;
-/** A fresh directory holding `name` with `bytes`; returns the file's path and the directory. */
-function file(bytes: string | Buffer, name = 'f.txt'): { f: string; dir: string } {
-  const dir = path.join(tmp.dir, `case${n++}`);
-  fs.mkdirSync(dir);
-  const f = path.join(dir, name);
-  fs.writeFileSync(f, typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes);
-  return { f, dir };
-}
+const file = caseFiles(tmp.dir);
 const read = (f: string) => esc(fs.readFileSync(f));
 const B = (s: string) => Buffer.from(s, 'latin1');
 
@@ -205,7 +197,7 @@ describe('replace --rows: the round trip', () => {
   });
 
   it('patches several files from path rows in one call, and none when one row is bad', async () => {
-    const dir = path.join(tmp.dir, `multi${n++}`);
+    const dir = fs.mkdtempSync(path.join(tmp.dir, 'multi'));
     fs.mkdirSync(path.join(dir, 'sub'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'a.txt'), 'let oldName = 1;\r\nkeep\r\n');
     fs.writeFileSync(path.join(dir, 'sub', 'b.txt'), 'x\noldName()\n');

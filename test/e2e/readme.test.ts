@@ -45,14 +45,14 @@ describe('README, for agent builders', () => {
     const actual = commands.map((c) => transcriptOf(c, cwd)).join('');
     expect(esc(actual)).toBe(esc(shown));
     // the error kinds the section promises are all in it
-    for (const s of ['is past the end: the file has', 'binary file (it has a NUL byte)', 'stale edit:', 'was cut by page --max-bytes', 'More lines remain from offset']) {
+    for (const s of ['is past the end: the file has', 'binary file (it has a NUL byte)', 'stale edit:', 'was cut by page --max-bytes', 'More lines remain from offset', 'occurs 4 times, starting on lines', 'differs from it only in whitespace', '[Edited app.ts: ']) {
       expect(shown).toContain(s);
     }
   });
 
   it('the prompt paragraph names the commands and statuses the transcript shows', () => {
     const prompt = block(readFileSync(`${ROOT}README.md`, 'utf8'), 'agent prompt');
-    for (const s of ['linewise grep', 'linewise readlines', 'linewise page', '--expect', 'Exit 3', 'Exit 2', 'exit 1', '[cut]']) expect(prompt).toContain(s);
+    for (const s of ['linewise grep', 'linewise readlines', 'linewise page', '--expect', 'Exit 3', 'Exit 2', 'exit 1', '[cut]', '--old', '--new', '--receipt']) expect(prompt).toContain(s);
   });
 });
 

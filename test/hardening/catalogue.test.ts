@@ -5,8 +5,9 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { esc, run, tempDir } from '../helpers.js';
+import { esc, fixture, run, tempDir } from '../helpers.js';
 
 const BIN = fileURLToPath(new URL('../../bin/linewise.js', import.meta.url));
 
@@ -210,6 +211,60 @@ describe('catalogue: arguments', () => {
   it('--from a missing file, and stdin as the target: exit 2', async () => {
     await refused(['replace', 'f', '1', '--from', 'nope'], { status: 2, message: 'nope: no such file or directory' });
     await refused(['replace', '-', '1', '--text', 'x'], { status: 2, message: '-: standard input cannot be edited in place; name a file' });
+  });
+});
+
+describe('catalogue: encodings', () => {
+  const copy = (name: string) => t.file(name, fs.readFileSync(fixture(name)));
+
+  it('a UTF-32 file with its byte order mark: read as UTF-8 rows; replace writes UTF-32 after the same mark, also under -a', async () => {
+    for (const [name, le] of [['utf32le-bom-crlf.txt', true], ['utf32be-bom.txt', false]] as const) {
+      const f = copy(name);
+      const r = await run(['readlines', f, '1', '1']);
+      expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, le ? '1\\thello\\r\\n' : '1\\thello\\n', '']);
+      for (const extra of [[], ['-a']]) {
+        const w = await run(['replace', f, '1', '--text', 'héllo', ...extra]);
+        expect([w.status, w.stderr]).toEqual([0, '']);
+        const want = Buffer.concat([fs.readFileSync(fixture(name)).subarray(0, 4), iconv.encode('h\u00e9llo', le ? 'utf32le' : 'utf32be')]);
+        expect(esc(fs.readFileSync(f).subarray(0, want.length))).toBe(esc(want));
+        expect(esc(fs.readFileSync(f).subarray(want.length))).toBe(esc(fs.readFileSync(fixture(name)).subarray(4 + 5 * 4)));
+      }
+    }
+    expect(fs.readdirSync(t.dir).sort()).toEqual(['utf32be-bom.txt', 'utf32le-bom-crlf.txt']);
+  });
+
+  it('a UTF-32 byte order mark under another --encoding: exit 2, nothing written', async () => {
+    copy('utf32le-bom-crlf.txt');
+    const message = 'utf32le-bom-crlf.txt: the file starts with a UTF-32LE byte order mark, not latin1: drop --encoding, or use --encoding utf-32le';
+    await refused(['readlines', 'utf32le-bom-crlf.txt', '1', '--encoding', 'latin1'], { status: 2, message });
+    await refused(['replace', 'utf32le-bom-crlf.txt', '1', '--text', 'x', '--encoding', 'latin1'], { status: 2, message });
+  });
+
+  it('--encoding constructor (a name Object.prototype has): unknown encoding, exit 2', async () => {
+    t.file('f', 'a\n');
+    for (const name of ['constructor', '__proto__', 'hasOwnProperty']) {
+      const message = `unknown encoding '${name}'; "linewise encodings" lists the names --encoding accepts`;
+      await refused(['readlines', 'f', '1', '--encoding', name], { status: 2, message });
+      await refused(['replace', 'f', '1', '--text', 'x', '--encoding', name], { status: 2, message });
+    }
+  });
+
+  it('--encoding cesu8: the lines there are, no invented last line; replace writes CESU-8 back', async () => {
+    const f = t.file('f', iconv.encode('a\n😀\n', 'cesu8'));
+    const r = await run(['readlines', f, '1', '--encoding', 'cesu8']);
+    expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, esc('1\ta\n2\t😀\n'), '']);
+    const w = await run(['replace', f, '1', '--text', 'é', '--encoding', 'cesu8']);
+    expect([w.status, w.stderr]).toEqual([0, '']);
+    expect(esc(fs.readFileSync(f))).toBe(esc(iconv.encode('é\n😀\n', 'cesu8')));
+  });
+
+  it('UTF-16 without a byte order mark: exit 2, suggesting the --encoding its NUL positions say', async () => {
+    for (const [name, enc] of [['utf16le-no-bom.txt', 'utf-16le'], ['utf16be-no-bom.txt', 'utf-16be']] as const) {
+      copy(name);
+      const message = `${name}: looks like ${enc.toUpperCase()} text without a byte order mark (a NUL byte in every other position); read it with --encoding ${enc}`;
+      await refused(['readlines', name, '1'], { status: 2, message });
+      await refused(['replace', name, '1', '--text', 'x'], { status: 2, message });
+    }
   });
 });
 

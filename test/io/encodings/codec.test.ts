@@ -3,10 +3,13 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LinewiseError } from '../../src/core/errors.js';
-import { chunkedReader, LineScanner, type ReadFn } from '../../src/core/lines.js';
-import { type Codec, codecFor, encodingNames, loadEncodings } from '../../src/io/encoding.js';
-import { esc, referenceLines } from '../helpers.js';
+import { LinewiseError } from '../../../src/core/errors.js';
+import { chunkedReader, LineScanner, type ReadFn } from '../../../src/core/lines.js';
+import type { Codec } from '../../../src/io/encodings/codec.js';
+import { codecFor } from '../../../src/io/encodings/decoding.js';
+import { loadEncodings } from '../../../src/io/encodings/iconv.js';
+import { encodingNames } from '../../../src/io/encodings/names.js';
+import { esc, referenceLines } from '../../helpers.js';
 
 beforeAll(() => loadEncodings());
 
@@ -87,6 +90,9 @@ const utf16 = (bigEndian: boolean) =>
     return bigEndian ? b.swap16() : b;
   });
 
+/** Valid UTF-32 content, encoded by iconv-lite (the reference; linewise's UTF-32 is its own). */
+const utf32 = (name: string) => fc.string({ unit: 'binary', maxLength: 40 }).map((s) => iconv.encode(s, name, { addBOM: false }));
+
 describe('codec round trip (decode, then encode back: the same bytes)', () => {
   const cases: [string, fc.Arbitrary<Buffer>][] = [
     ['latin1', fc.uint8Array({ maxLength: 80 }).map((a) => Buffer.from(a))],
@@ -94,6 +100,9 @@ describe('codec round trip (decode, then encode back: the same bytes)', () => {
     ['shift_jis', content(validSequences('shift_jis', shiftJisCodes()))],
     ['utf-16le', utf16(false)],
     ['utf-16be', utf16(true)],
+    ['utf-32le', utf32('utf32le')],
+    ['utf-32be', utf32('utf32be')],
+    ['cesu8', fc.string({ unit: 'binary', maxLength: 40 }).map((s) => iconv.encode(s, 'cesu8'))],
   ];
 
   for (const [name, arbitrary] of cases) {
@@ -164,6 +173,11 @@ describe('codec.encode', () => {
       }
     }
     expect(refusals).toBeGreaterThan(100); // single-byte encodings refuse most of the samples
+    // Every encoding has these; a refusal would be a decoder adding or losing text (cesu8 did).
+    for (const { name } of await encodingNames()) {
+      if (['utf8', 'utf16', 'utf32'].includes(name)) continue;
+      expect(decode(name, codecFor(name).encode(Buffer.from('ab\r\ncd\n'))).utf8.toString(), name).toBe('ab\r\ncd\n');
+    }
   });
 });
 
@@ -211,6 +225,10 @@ describe('decodeReader', () => {
 
   it('reports the offset of bytes that would not survive a round trip', () => {
     const cases: [string, number[], number][] = [
+      ['utf-32le', [0x61, 0, 0, 0, 0x62, 0], 4], // a unit cut by the end of the file
+      ['utf-32le', [0x61, 0, 0, 0, 0x00, 0xd8, 0, 0], 4], // a surrogate is no character
+      ['utf-32be', [0, 0, 0, 0x61, 0x7f, 0, 0, 0], 4], // past U+10FFFF
+      ['cesu8', [0x41, 0x0a, 0x42, 0xe0, 0xa0], 3], // a 3-byte sequence cut by the end of the file
       ['shift_jis', [0x61, 0x0a, 0x82, 0xa0, 0xff, 0x62], 4], // 0xFF is no Shift_JIS byte
       ['shift_jis', [0x61, 0x93], 1], // a lead byte cut off by the end of the file
       ['windows-1252', [0x61, 0x81], 1], // 0x81 is unassigned
@@ -236,8 +254,19 @@ describe('decodeReader', () => {
     expect(esc(decode('utf-32le', Buffer.from([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0])).utf8)).toBe('\\xef\\xbb\\xbfa');
   });
 
+  it('cesu8 adds nothing after the last line (iconv-lite#416: its end() gave 0, or "0\uFFFD")', () => {
+    for (const text of ['a\nb\n', 'a\nb', '', '😀\n']) {
+      for (const sizes of [[1], [3], [64]]) {
+        const { utf8, codec } = decode('cesu8', iconv.encode(text, 'cesu8'), sizes);
+        expect(utf8.toString(), `${JSON.stringify(text)} ${sizes}`).toBe(text);
+        expect(codec.invalidAt).toBeUndefined();
+      }
+    }
+    expect(decode('cesu8', Buffer.from([0x41, 0xe0, 0xa0])).utf8.toString()).toBe('A\uFFFD');
+  });
+
   it('refuses unknown names, and names that are not text encodings', () => {
-    for (const name of ['nope', 'base64', 'hex', '_dbcs', 'utf-7', 'utf-8', 'utf-16']) {
+    for (const name of ['nope', 'base64', 'hex', '_dbcs', 'utf-7', 'utf-8', 'utf-16', 'utf-32', 'ucs-4', 'constructor']) {
       expect((thrown(() => codecFor(name)) as LinewiseError).code, name).toBe('unknown-encoding');
     }
   });

@@ -1,0 +1,63 @@
+// The content modes of `replace FILE`: `--old/--new` (a text by its content), `--edits` (several
+// edits as JSON Lines) and `--create` (a new file): their inputs read, their engine call made.
+
+import { LinewiseError } from '../core/errors.js';
+import { parseEdits } from '../core/parse-edits.js';
+import { createFile } from '../engine/create.js';
+import { applyEdits, type EditRunOptions, type ReplaceResult, replaceText } from '../engine/edit.js';
+import { readOptionInput } from '../io/option-input.js';
+import type { Context } from './context.js';
+import type { ReplaceArgs } from './replace.js';
+
+/** The content mode the options ask for (its flag), or undefined for a range or rows. */
+export function contentMode(o: ReplaceArgs): string | undefined {
+  const modes = [o.old !== undefined || o.oldFrom !== undefined ? '--old' : undefined, o.edits !== undefined ? '--edits' : undefined, o.create ? '--create' : undefined].filter((m) => m !== undefined);
+  if (modes.length > 1) throw usage(`${modes.join(' and ')} are different ways to edit: give one`);
+  return modes[0];
+}
+
+/** How many inputs want standard input (at most one may have it). */
+export function stdinUsers(o: ReplaceArgs): number {
+  return [o.rows === true || o.rows === '-', o.from === '-', o.expect === '-', o.oldFrom === '-', o.newFrom === '-', o.edits === '-'].filter(Boolean).length;
+}
+
+/** Runs the content mode of `o` on `file`; `newText` reads --text, --from or stdin for --create. */
+export async function editsOrText(ctx: Context, file: string, o: ReplaceArgs, options: EditRunOptions, newText: () => Buffer): Promise<ReplaceResult> {
+  if (o.create) {
+    if (o.expect !== undefined) throw usage('--create writes a new file: there are no lines to --expect');
+    if (o.receipt) throw usage('--receipt shows edited regions; a created file holds exactly the text given');
+    return createFile(file, newText(), {
+      eol: o.eol,
+      force: o.force === true,
+      dryRun: o.dryRun === true,
+      ...(o.encoding !== undefined ? { encoding: o.encoding } : {}),
+      cwd: ctx.io.cwd,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(o.writeFn ? { writeFn: o.writeFn } : {}),
+    });
+  }
+  if (o.force) throw usage('--force goes with --create');
+  if (o.text !== undefined || o.from !== undefined) throw usage(`${o.edits !== undefined ? '--edits brings its own texts' : 'the new text of --old is --new'}; --text and --from apply to a range or --create`);
+  if (o.edits !== undefined) {
+    if (o.all || o.new !== undefined || o.newFrom !== undefined) throw usage('--edits brings its own texts; --new and --all go with --old');
+    const source = o.edits === '-' ? '<stdin>' : o.edits;
+    const edits = parseEdits(readOptionInput(ctx.io, o.edits, '--edits'), source);
+    if (edits.length === 0) throw new LinewiseError('bad-edit', 'no edits: each line is one edit, {"start":S,"end":E,"text":T} or {"old":O,"new":N}', source);
+    return applyEdits(file, edits, options);
+  }
+  const old = once(o.old, o.oldFrom, '--old', (f) => readOptionInput(ctx.io, f, '--old-from'));
+  const replacement = once(o.new, o.newFrom, '--new', (f) => readOptionInput(ctx.io, f, '--new-from'));
+  if (replacement === undefined) throw usage("--old needs the new text: --new TEXT or --new-from FILE (--new '' deletes the old text)");
+  return replaceText(file, { old: old!, new: replacement, all: o.all === true }, options);
+}
+
+/** A text given inline (`--old`) or from a file (`--old-from`), not both. */
+function once(inline: string | undefined, from: string | undefined, flag: string, read: (f: string) => Buffer): Buffer | undefined {
+  if (inline !== undefined && from !== undefined) throw usage(`give ${flag} or ${flag}-from, not both`);
+  if (inline !== undefined) return Buffer.from(inline, 'utf8');
+  return from === undefined ? undefined : read(from);
+}
+
+function usage(message: string): LinewiseError {
+  return new LinewiseError('usage', message);
+}

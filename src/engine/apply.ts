@@ -1,0 +1,170 @@
+// One edit call carried out: its plans run as a transaction (moved first when `relocate` finds the
+// lines read elsewhere), and what changed returned as data: diffs, receipts, relocations.
+
+import { EOL_MODES } from '../core/eol.js';
+import { RECEIPT_CONTEXT, type ReceiptEdit, receiptOf, type Shift } from '../core/receipt-regions.js';
+import type { WriteFn } from '../io/temp-file.js';
+import { loadEncoding } from './encodings.js';
+import type { FilePlan } from './plans.js';
+import { inputSource, type ReadOptions } from './read.js';
+import { relocatePlans, type Relocation } from './relocate.js';
+import { type Line, toLine } from './results.js';
+import { StaleEditError } from './stale.js';
+import { type Prepared, runTransaction, type TransactionOptions } from './transaction.js';
+import type { EolMode } from '../core/eol.js';
+import * as v from './validate.js';
+
+export type { Relocation } from './relocate.js';
+export type { ReceiptEdit, Shift } from '../core/receipt-regions.js';
+
+/** A line as it was read, for the stale-edit guard: a Line from readLines, page or grep will do. */
+export interface ExpectedLine {
+  /** the file; may be left out for a range edit (the file edited) */
+  path?: string;
+  line: number;
+  /** the line as read (compared without its terminator); give `bytes` or `text` */
+  bytes?: Uint8Array;
+  /** the line as read, without its terminator, when `bytes` is not given */
+  text?: string;
+  /** its number in the caller's input of rows, for messages; default its index + 1 */
+  rowNumber?: number;
+}
+
+/** How the edit functions write; every field has the CLI's default. */
+export interface ReplaceOptions extends ReadOptions {
+  /**
+   * Line endings of the new text (`--eol`): `auto` (default) gives new lines the endings of the
+   * lines they replace (inserts: of their neighbours) and ends the last new line as the last
+   * replaced one ended (so no final newline stays none); `keep` writes the text literally;
+   * `lf` and `crlf` force.
+   */
+  eol?: EolMode;
+  /** check and compute everything, write nothing; each changed file gets its unified `diff` */
+  dryRun?: boolean;
+  /**
+   * The stale-edit guard (`--expect`): the lines as they were read. If any no longer holds that
+   * text, nothing is written and a {@link StaleEditError} (exit code 3) is thrown.
+   */
+  expect?: readonly ExpectedLine[];
+  /**
+   * With `expect`: when the lines read no longer hold at their numbers but occur unchanged, as
+   * one block, exactly once elsewhere, the line edits move with them (`relocated` says where).
+   */
+  relocate?: boolean;
+  /** after a write, each file's `receipt`: its edited regions as they now are, and the shifts */
+  receipt?: boolean;
+  /** cancels the edit before anything is renamed; the files stay as they were */
+  signal?: AbortSignal;
+}
+
+/** Options of the CLI's calls beyond the library's. */
+export interface EditRunOptions extends ReplaceOptions {
+  /** how messages name the expected rows' input */
+  expectSource?: string;
+  /** where the stale error says the current lines are */
+  staleShown?: string;
+  /** for tests: how temporary files are written */
+  writeFn?: WriteFn;
+}
+
+/** The lines an edit left, to chain the next edit from without reading the file again. */
+export interface FileReceipt {
+  /** each edited region with up to two lines of context, as the lines now are */
+  regions: Line[][];
+  /** each edit's lines before and after */
+  edits: ReceiptEdit[];
+  /** how the numbering below each edit moved */
+  shifts: Shift[];
+}
+
+/** What an edit did to one file (the CLI's `--json` record). */
+export interface FileChange {
+  /** the file, as given */
+  path: string;
+  /** some byte differs; an unchanged file is never rewritten */
+  changed: boolean;
+  /** the new content was renamed over the file (false in a dry run or when unchanged) */
+  written: boolean;
+  linesBefore: number;
+  linesAfter: number;
+  /** each edit in file order: lines removed and added, and whether its bytes differ */
+  edits: { start: number; end: number; removed: number; added: number; changed: boolean }[];
+  /** in a dry run, the unified diff `--dry-run` prints, when the file would change */
+  diff?: Buffer;
+  /** with `receipt` (not in a dry run) */
+  receipt?: FileReceipt;
+  /** with `relocate`, when the lines read were found elsewhere and the edit moved with them */
+  relocated?: Relocation;
+  /** the file did not exist and was created (createFile) */
+  created?: boolean;
+}
+
+/** The files one call edited, all or nothing. */
+export interface ReplaceResult {
+  files: FileChange[];
+  dryRun: boolean;
+}
+
+/** Runs the plans of one call; see {@link ReplaceOptions} for what the options do. */
+export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<ReplaceResult> {
+  const encoding = v.optionalString(o.encoding, 'encoding');
+  if (encoding !== undefined) await loadEncoding(encoding);
+  const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun;
+  const source = inputSource(o);
+  const topts: TransactionOptions = {
+    eol: o.eol === undefined ? 'auto' : v.oneOf(o.eol, 'eol', EOL_MODES),
+    dryRun,
+    binary: v.optionalBoolean(o.text, 'text'),
+    encoding,
+    source,
+    signal: v.optionalSignal(o.signal),
+    context: dryRun ? 3 : receipt ? RECEIPT_CONTEXT : 0,
+    ...(o.staleShown !== undefined ? { staleShown: o.staleShown } : {}),
+    ...(o.writeFn !== undefined ? { writeFn: o.writeFn } : {}),
+  };
+  let prepared: Prepared[];
+  let moved = new Map<FilePlan, Relocation>();
+  try {
+    prepared = await runTransaction(plans, topts);
+  } catch (e) {
+    if (!(e instanceof StaleEditError) || v.optionalBoolean(o.relocate, 'relocate') !== true) throw e;
+    const r = relocatePlans(plans, e, source, { allowBinary: topts.binary, encoding });
+    moved = r.moved;
+    prepared = await runTransaction(r.plans, topts);
+  }
+  // Loaded only for a dry run that changes something, so no other call pays for it.
+  const diff = dryRun && prepared.some((p) => p.result.changed) ? (await import('./diff.js')).unifiedDiff : undefined;
+  return {
+    dryRun,
+    files: prepared.map((p, i) => {
+      const relocated = moved.get(plans[i]!);
+      return {
+        ...fileChange(p, dryRun, diff, receipt),
+        ...(relocated && relocated.from[0] !== relocated.to[0] ? { relocated } : {}),
+      };
+    }),
+  };
+}
+
+function fileChange({ plan, result }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: boolean): FileChange {
+  return {
+    path: plan.given,
+    changed: result.changed,
+    written: result.changed && !dryRun,
+    linesBefore: result.linesBefore,
+    linesAfter: result.linesAfter,
+    edits: result.edits.map((r) => ({ start: r.edit.start, end: r.edit.end, removed: r.removed, added: r.added, changed: r.changed })),
+    ...(diff && result.changed ? { diff: diff(plan.given, result) } : {}),
+    ...(receipt ? { receipt: fileReceipt(plan.given, result) } : {}),
+  };
+}
+
+function fileReceipt(path: string, result: Prepared['result']): FileReceipt {
+  const r = receiptOf(result);
+  return {
+    regions: r.regions.map((g) => g.lines.map((bytes, i) => toLine(path, g.first + i, bytes, 0, bytes.length))),
+    edits: r.edits,
+    shifts: r.shifts,
+  };
+}

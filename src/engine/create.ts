@@ -1,0 +1,117 @@
+// New files (`replace FILE --create`): the text written as given (or with --eol forced endings),
+// atomically, never over an existing file unless asked to replace it whole.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EolMode } from '../core/eol.js';
+import { EOL_MODES } from '../core/eol.js';
+import { LinewiseError } from '../core/errors.js';
+import { splitLines } from '../core/lines.js';
+import type { PatchResult } from '../core/patcher.js';
+import { checkpoint } from '../io/checkpoint.js';
+import { commitAll } from '../io/commit.js';
+import { resolveTarget } from '../io/edit-target.js';
+import { codecFor } from '../io/encodings/decoding.js';
+import { existsError, taken, writeNewFile } from '../io/new-file.js';
+import { TempFile, type WriteFn } from '../io/temp-file.js';
+import type { ReplaceResult } from './apply.js';
+import { loadEncoding } from './encodings.js';
+import * as v from './validate.js';
+
+/** How {@link createFile} writes. */
+export interface CreateOptions {
+  /** `lf` or `crlf` end every line so; `auto` and `keep` (default) write the text as given */
+  eol?: EolMode;
+  /** replace an existing file whole (its mode, owner and symbolic link kept) instead of refusing it */
+  force?: boolean;
+  /** write nothing; the result's `diff` shows the new file */
+  dryRun?: boolean;
+  /** encode the text into this encoding (no byte order mark) */
+  encoding?: string;
+  /** the directory a relative path starts from; default the process's working directory */
+  cwd?: string;
+  signal?: AbortSignal;
+  /** for tests: how the file is written */
+  writeFn?: WriteFn;
+}
+
+/**
+ * Creates the file at `path` holding `text`, as `linewise replace FILE --create` does: written to
+ * a temporary file beside it, flushed, then linked to its name, so a reader sees no file or the
+ * whole file. The mode comes from the umask. A missing parent directory is an error (exit 2).
+ *
+ * @throws {@link LinewiseError} with exit code 3 (`exists`) when the file exists and `force` is
+ * not given, or appears while it is written; exit code 2 for a missing directory or text the
+ * encoding cannot represent. Nothing is written in these cases.
+ *
+ * @example
+ * ```ts
+ * await createFile('notes/todo.txt', 'first\nsecond\n', { eol: 'crlf' });
+ * ```
+ */
+export async function createFile(path_: string, text: string | Uint8Array, options: CreateOptions = {}): Promise<ReplaceResult> {
+  const o = v.options<CreateOptions>(options, 'options');
+  const given = v.string(path_, 'path');
+  const eol = o.eol === undefined ? 'keep' : v.oneOf(o.eol, 'eol', EOL_MODES);
+  const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
+  const encoding = v.optionalString(o.encoding, 'encoding');
+  if (encoding !== undefined) await loadEncoding(encoding);
+  if (given === '-') throw new LinewiseError('stdin-target', 'standard input cannot be created; name a file', '-');
+  const real = path.resolve(v.optionalString(o.cwd, 'cwd') ?? '.', given);
+  const utf8 = withEndings(v.textBytes(text, 'text'), eol);
+  const bytes = encoding === undefined ? utf8 : codecFor(encoding).encode(utf8);
+  const exists = taken(real);
+  if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
+  const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
+  const old = target && dryRun ? fs.readFileSync(target.real) : undefined;
+  const signal = v.optionalSignal(o.signal);
+  if (!dryRun) {
+    await checkpoint(signal);
+    if (target === undefined) writeNewFile(real, given, bytes, o.writeFn);
+    else {
+      const temp = TempFile.create(target, o.writeFn);
+      try {
+        temp.write(bytes);
+        temp.seal();
+        await commitAll([temp], signal);
+      } catch (e) {
+        temp.discard();
+        throw e;
+      }
+    }
+  }
+  const oldLines = old === undefined ? [] : splitLines(old);
+  const result: PatchResult = {
+    linesBefore: exists ? oldLines.length : 0,
+    linesAfter: splitLines(utf8).length,
+    changed: true,
+    edits: [],
+    mismatches: [],
+    kept: new Map(oldLines.map((l, i) => [i + 1, l])),
+  };
+  const edit = { start: 1, end: exists ? oldLines.length : 0, lines: [], origin: 'create' };
+  result.edits.push({ edit, removed: result.linesBefore, added: result.linesAfter, output: utf8, changed: true });
+  const diff = dryRun ? (await import('./diff.js')).unifiedDiff(given, result) : undefined;
+  return {
+    dryRun,
+    files: [
+      {
+        path: given,
+        changed: true,
+        written: !dryRun,
+        created: !exists,
+        linesBefore: result.linesBefore,
+        linesAfter: result.linesAfter,
+        edits: [{ start: 1, end: edit.end, removed: result.linesBefore, added: result.linesAfter, changed: true }],
+        ...(diff ? { diff } : {}),
+      },
+    ],
+  };
+}
+
+/** The text with its line endings forced by `lf` or `crlf`; as given under `keep` and `auto`. */
+function withEndings(text: Buffer, eol: EolMode): Buffer {
+  if (eol === 'lf') return Buffer.from(text.toString('latin1').replaceAll('\r\n', '\n'), 'latin1');
+  if (eol === 'crlf') return Buffer.from(text.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
+  return text;
+}

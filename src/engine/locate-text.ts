@@ -1,0 +1,199 @@
+// Content edits located in a file before it is patched: one pass finds every old text (line-ending-
+// agnostic), a second reads the lines they touch; each becomes a guarded range edit. Not found: the
+// near matches; several: where each starts.
+
+import { Exit, LinewiseError, plural } from '../core/errors.js';
+import { normaliseText, type Occurrence, TextFinder } from '../core/find-text.js';
+import { MAX_LINE_BYTES } from '../core/limits.js';
+import { joinPieces } from '../core/lines.js';
+import { countLF } from '../core/newlines.js';
+import { NEAR_MAX_LINE, NearFinder, type NearKind } from '../core/near-text.js';
+import { linesNeeded, type Splice, type SplicedRange, spliceRanges } from '../core/splice.js';
+import { terminatorLength } from '../core/terminators.js';
+import type { InputSource } from '../io/input.js';
+import { openText, type OpenedText, type TextOptions } from '../io/text.js';
+import { type Line, toLine } from './results.js';
+
+/** One content edit, its texts as bytes (UTF-8 when the file is decoded). */
+export interface TextSpec {
+  old: Buffer;
+  new: Buffer;
+  all: boolean;
+  /** names the edit in messages: "old text", "edit 3" */
+  origin: string;
+}
+
+/** How many starting lines an "occurs N times" message lists. */
+const LISTED = 20;
+const LF = 10;
+
+/**
+ * Thrown when an old text is not in the file (exit code 3: the file does not hold what the caller
+ * believed). `near` holds the lines that hold it but for whitespace or case, and `difference`
+ * says which; both empty when there is no such place.
+ */
+export class TextNotFoundError extends LinewiseError {
+  constructor(
+    message: string,
+    path: string,
+    readonly near: Line[],
+    readonly difference: NearKind | undefined,
+  ) {
+    super('not-found', message, path, Exit.stale);
+    this.name = 'TextNotFoundError';
+  }
+}
+
+/**
+ * Finds each spec's old text in the file at `real` (named `given` in messages) and returns the
+ * range edits that replace them, each guarded by its lines as read. Throws when an old text is
+ * missing ({@link TextNotFoundError}) or, without `all`, occurs more than once (exit 2).
+ */
+export function locateText(real: string, given: string, specs: readonly TextSpec[], source: InputSource, textOptions: TextOptions, shown: string): SplicedRange[] {
+  const needles = specs.map((s) => normaliseText(s.old));
+  const finders = needles.map((n, i) => new TextFinder(n, specs[i]!.all ? Infinity : LISTED));
+  const count = scan(real, given, source, textOptions, (buf, start, end, ends) => {
+    for (const f of finders) f.block(buf, start, end, ends);
+  });
+  for (const f of finders) f.finish();
+  const splices: Splice[] = [];
+  const needleOf = new Map<Splice, Buffer>();
+  specs.forEach((spec, i) => {
+    const f = finders[i]!;
+    const what = specs.length === 1 ? 'the old text' : `${spec.origin}: the old text`;
+    if (f.count === 0) throw notFound(real, given, needles[i]!, what, source, textOptions, shown);
+    if (f.count > 1 && !spec.all) {
+      const starts = f.found.map((o) => o.start.line);
+      const more = f.count > starts.length ? ` and ${f.count - starts.length} more` : '';
+      throw new LinewiseError(
+        'ambiguous',
+        `${what} occurs ${f.count} times, starting on lines ${starts.join(', ')}${more}; nothing was written: give more of the text around it so it occurs once, or replace every occurrence (--all)`,
+        given,
+      );
+    }
+    for (const o of spec.all ? apart(f.found) : f.found) {
+      const s: Splice = { ...o, text: spec.new, origin: spec.origin };
+      splices.push(s);
+      needleOf.set(s, needles[i]!);
+    }
+  });
+  const lines = readLineSet(real, given, source, textOptions, linesNeeded(splices).filter((n) => n <= count));
+  for (const s of splices) {
+    if (!holds(lines, s, needleOf.get(s)!)) {
+      throw new LinewiseError('changed', 'the file changed while the edit was prepared; nothing was written (read it again and retry)', given, Exit.stale);
+    }
+  }
+  return spliceRanges(splices, lines, count);
+}
+
+/** Opens the file as replace reads it and hands on its blocks of lines; returns its line count. */
+function scan(real: string, given: string, source: InputSource, textOptions: TextOptions, visit: (buf: Buffer, start: number, end: number, ends: boolean) => void): number {
+  const t = open(real, given, source, textOptions);
+  try {
+    let lines = 0;
+    let open_ = false;
+    t.scanner.scanBlocks((buf, start, end, ends) => {
+      visit(buf, start, end, ends);
+      if (end > start) {
+        lines += countLF(buf, start, end);
+        open_ = buf[end - 1] !== LF;
+      }
+    });
+    return lines + (open_ ? 1 : 0);
+  } finally {
+    t.input.close();
+  }
+}
+
+function open(real: string, given: string, source: InputSource, textOptions: TextOptions): OpenedText {
+  try {
+    return openText(real, source, textOptions);
+  } catch (e) {
+    if (e instanceof LinewiseError) throw new LinewiseError(e.code, e.message, given, e.exitCode, { cause: e.cause });
+    throw e;
+  }
+}
+
+/** Occurrences that do not overlap, first come first kept (as a replace-all reads left to right). */
+function apart(found: readonly Occurrence[]): Occurrence[] {
+  const kept: Occurrence[] = [];
+  for (const o of found) {
+    const prev = kept.at(-1);
+    if (prev === undefined || o.start.line > prev.end.line || (o.start.line === prev.end.line && o.start.col >= prev.end.col)) kept.push(o);
+  }
+  return kept;
+}
+
+/** Reads the lines `wanted` (sorted) in one pass, skipping the others without looking at them. */
+function readLineSet(real: string, given: string, source: InputSource, textOptions: TextOptions, wanted: readonly number[]): Map<number, Buffer> {
+  const lines = new Map<number, Buffer>();
+  if (wanted.length === 0) return lines;
+  const t = open(real, given, source, textOptions);
+  try {
+    let next = 1;
+    let n = 0;
+    const take = joinPieces(
+      (buf, start, end) => {
+        lines.set(n, Buffer.from(buf.subarray(start, end)));
+        return false;
+      },
+      MAX_LINE_BYTES,
+      () => new LinewiseError('line-too-long', `line ${n} is longer than ${MAX_LINE_BYTES} bytes, too long to edit by content (use a range edit)`, given),
+    );
+    for (const w of wanted) {
+      if (w > next && t.scanner.skip(w - next).eof) break;
+      n = w;
+      if (t.scanner.scan(take)) break;
+      next = w + 1;
+    }
+    return lines;
+  } finally {
+    t.input.close();
+  }
+}
+
+/** The old text still stands where the first pass found it (else the file changed in between). */
+function holds(lines: ReadonlyMap<number, Buffer>, o: Occurrence, needle: Buffer): boolean {
+  const parts: Buffer[] = [];
+  for (let n = o.start.line; n <= o.end.line; n++) {
+    const l = lines.get(n);
+    if (l === undefined) return false;
+    const t = terminatorLength(l, 0, l.length);
+    parts.push(t > 0 ? Buffer.concat([l.subarray(0, l.length - t), Buffer.from('\n')]) : Buffer.concat([l, Buffer.from('\n')]));
+  }
+  const text = Buffer.concat(parts);
+  return text.subarray(o.start.col, text.length - parts.at(-1)!.length + o.end.col).equals(needle);
+}
+
+/** The not-found error, with the near matches a second pass finds. */
+function notFound(real: string, given: string, needle: Buffer, what: string, source: InputSource, textOptions: TextOptions, shown: string): TextNotFoundError {
+  const near = new NearFinder(needle.toString('utf8'));
+  const t = open(real, given, source, textOptions);
+  try {
+    let n = 0;
+    let gathered: Buffer[] = [];
+    let size = 0;
+    t.scanner.scan((buf, start, end, ends) => {
+      if (size <= NEAR_MAX_LINE) gathered.push(Buffer.from(buf.subarray(start, end)));
+      size += end - start;
+      if (!ends) return;
+      n++;
+      near.line(n, size <= NEAR_MAX_LINE ? Buffer.concat(gathered) : undefined);
+      gathered = [];
+      size = 0;
+    });
+  } finally {
+    t.input.close();
+  }
+  const found = near.result();
+  if (found.length === 0) return new TextNotFoundError(`${what} is not in the file; nothing was written: read the lines again and copy the text exactly`, given, [], undefined);
+  const kind = found[0]!.kind;
+  const rows = found.flatMap((m) => m.lines.map((bytes, i) => toLine(given, m.from + i, bytes, 0, bytes.length)));
+  const places = found.map((m) => (m.from === m.to ? `line ${m.from}` : `lines ${m.from}-${m.to}`)).join(', ');
+  return new TextNotFoundError(
+    `${what} is not in the file, but ${places} ${found.length === 1 && found[0]!.from === found[0]!.to ? 'differs' : 'differ'} from it only in ${kind} (${plural(rows.length)} ${shown}); nothing was written`,
+    given,
+    rows,
+    kind,
+  );
+}

@@ -1,0 +1,73 @@
+// `--relocate`: when the lines a caller read moved as one unchanged block (an insert or a
+// formatter above them), the stale edit is moved with them, if the block is found exactly once.
+
+import type { Expectation } from '../core/edit-plan.js';
+import { LinewiseError } from '../core/errors.js';
+import { BlockLocator } from '../core/block-offsets.js';
+import type { InputSource } from '../io/input.js';
+import { openText, type TextOptions } from '../io/text.js';
+import type { FilePlan } from './plans.js';
+import { StaleEditError } from './stale.js';
+
+/** A block of expected lines found elsewhere: lines `from` (first..last) are now at `to`. */
+export interface Relocation {
+  from: [number, number];
+  to: [number, number];
+}
+
+/**
+ * The plans of a stale call, moved where their expected lines now are, or the stale error again
+ * (with why they could not be moved). Only files whose every changed line is one the caller
+ * expected are moved; edits located by content stay where they were found.
+ */
+export function relocatePlans(plans: readonly FilePlan[], stale: StaleEditError, source: InputSource, textOptions: TextOptions): { plans: FilePlan[]; moved: Map<FilePlan, Relocation> } {
+  const moved = new Map<FilePlan, Relocation>();
+  const out = plans.map((plan) => {
+    const file = stale.files.find((f) => f.path === plan.given);
+    if (file === undefined) return plan;
+    const own = new Set(plan.expect.map((x) => x.line));
+    const why = file.mismatches.some((m) => !own.has(m.line)) ? 'lines found by content changed' : where(plan, source, textOptions);
+    if (typeof why === 'string') throw new StaleEditError(`${stale.message} (--relocate: ${why})`, stale.path, stale.current, stale.gone, stale.files);
+    const lines = plan.expect.map((x) => x.line);
+    const from: [number, number] = [Math.min(...lines), Math.max(...lines)];
+    moved.set(plan, { from, to: [from[0] + why, from[1] + why] });
+    const shift = <T extends { line: number }>(x: T): T => ({ ...x, line: x.line + why });
+    return {
+      ...plan,
+      edits: plan.edits.map((e) => ({ ...e, start: e.start + why, end: e.end + why })),
+      expect: plan.expect.map((x: Expectation) => shift(x)),
+    };
+  });
+  return { plans: out, moved };
+}
+
+/** The one offset at which the plan's expected lines all hold, or why there is none. */
+function where(plan: FilePlan, source: InputSource, textOptions: TextOptions): number | string {
+  const locator = new BlockLocator(plan.expect);
+  const t = openText(plan.target.real, source, textOptions);
+  try {
+    let n = 0;
+    let parts: Buffer[] = [];
+    let size = 0;
+    t.scanner.scan((buf, start, end, ends) => {
+      if (size <= locator.maxLine) parts.push(Buffer.from(buf.subarray(start, end)));
+      size += end - start;
+      if (!ends) return;
+      locator.line(++n, size <= locator.maxLine ? Buffer.concat(parts) : undefined);
+      parts = [];
+      size = 0;
+    });
+  } catch (e) {
+    throw e instanceof LinewiseError ? new LinewiseError(e.code, e.message, plan.given, e.exitCode, { cause: e.cause }) : e;
+  } finally {
+    t.input.close();
+  }
+  const found = locator.offsets;
+  if (found.length === 0) return 'the lines read are nowhere in the file unchanged, as one block';
+  if (found.length > 1) {
+    const span = Math.max(...plan.expect.map((x) => x.line)) - Math.min(...plan.expect.map((x) => x.line));
+    const at = found.map((d) => Math.min(...plan.expect.map((x) => x.line)) + d);
+    return `the lines read occur ${found.length} times, at lines ${at.map((a) => (span === 0 ? `${a}` : `${a}-${a + span}`)).join(', ')}`;
+  }
+  return found[0]!;
+}

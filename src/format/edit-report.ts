@@ -1,0 +1,77 @@
+// What a finished (or refused) edit prints: the current lines of a stale edit, the near matches of
+// an old text not found, receipts, and the --json records; shared by the CLI and the MCP server.
+
+import { isUtf8 } from 'node:buffer';
+import { terminatorOf } from '../core/terminators.js';
+import type { ReplaceResult, TextNotFoundError } from '../engine/edit.js';
+import type { StaleEditError } from '../engine/stale.js';
+import type { Output } from '../io/output.js';
+import { fileChangeRecord, lineFields, writeRecord } from './json.js';
+import { receiptFooter, writeReceipt } from './receipt.js';
+import type { Style } from './style.js';
+
+/** Prints the current lines of every stale file as rows (or JSON records). */
+export function printStale(out: Output, e: StaleEditError, json: boolean): void {
+  for (const f of e.files) {
+    for (const m of f.mismatches) {
+      if (json) {
+        writeRecord(out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }) });
+        continue;
+      }
+      if (m.current === undefined) continue;
+      if (f.pathRows) out.text(`${f.path}\t`);
+      out.text(`${m.line}\t`);
+      out.bytes(m.current);
+      if (terminatorOf(m.current) === '') out.leaveOpen();
+    }
+  }
+}
+
+/** Prints the lines that nearly hold the old text as rows (or JSON records). */
+export function printNear(out: Output, e: TextNotFoundError, json: boolean): void {
+  for (const l of e.near) {
+    if (json) {
+      writeRecord(out, { type: 'near', path: l.path, line_number: l.line, difference: e.difference, ...lineFields(l.bytes, 0, l.bytes.length) });
+      continue;
+    }
+    out.text(`${l.line}\t`);
+    out.bytes(l.bytes);
+    if (l.terminator === '') out.leaveOpen();
+  }
+}
+
+/** The receipt of each written file: its edited regions as rows, then how the numbering moved. */
+export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style): void {
+  for (const f of result.files) {
+    if (f.receipt === undefined) continue;
+    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle);
+  }
+}
+
+/** `--json` of an edit: a record per file (with its receipt, relocation, dry run's diff), then a summary. */
+export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean): void {
+  for (const f of result.files) {
+    const record = fileChangeRecord(f);
+    if (f.relocated) record.relocated = f.relocated;
+    if (f.created !== undefined) record.created = f.created;
+    // a dry run's diff: text, or base64 `diff_bytes` when it is not UTF-8
+    if (f.diff) Object.assign(record, isUtf8(f.diff) ? { diff: f.diff.toString('utf8') } : { diff_bytes: f.diff.toString('base64') });
+    if (f.receipt) {
+      record.receipt = {
+        rows: f.receipt.regions.map((g) => g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length) }))),
+        edits: f.receipt.edits.map((x) => ({ start: x.start, end: x.end, new_start: x.newStart, new_end: x.newEnd })),
+        shifts: f.receipt.shifts,
+        footer: receiptFooter({ ...f.receipt, path: f.path, ...(f.relocated ? { relocated: f.relocated } : {}) }),
+        path_rows: withPaths,
+      };
+    }
+    writeRecord(out, record);
+  }
+  writeRecord(out, {
+    type: 'summary',
+    files: result.files.length,
+    changed: result.files.filter((f) => f.changed).length,
+    written: result.files.filter((f) => f.written).length,
+    dry_run: result.dryRun,
+  });
+}

@@ -1,0 +1,35 @@
+// Byte order marks: the bytes of each Unicode encoding's mark, and which mark a file starts with.
+
+/** Byte order marks of the Unicode encodings, by canonical name. */
+const BOMS = new Map([
+  ['utf8', Buffer.of(0xef, 0xbb, 0xbf)],
+  ['utf16le', Buffer.of(0xff, 0xfe)],
+  ['utf16be', Buffer.of(0xfe, 0xff)],
+  ['utf32le', Buffer.of(0xff, 0xfe, 0, 0)],
+  ['utf32be', Buffer.of(0, 0, 0xfe, 0xff)],
+]);
+
+/**
+ * The marks a file is looked for, in this order. UTF-32LE's mark FF FE 00 00 also reads as
+ * UTF-16LE's mark FF FE followed by U+0000. As ICU (ucnv_detectUnicodeSignature) and .NET's
+ * StreamReader do, the UTF-32 mark wins: text rarely starts with a NUL character, and taking a
+ * UTF-32 file for UTF-16 would write UTF-16 into it. A UTF-16LE file that does start with U+0000
+ * is read as such with `--encoding utf-16le` (a name whose own mark begins the file wins).
+ */
+const DETECTED = ['utf32le', 'utf32be', 'utf8', 'utf16le', 'utf16be'];
+
+/** The byte order mark of `canonical` (an empty Buffer for an encoding that has none). */
+export function bomOf(canonical: string): Buffer {
+  return BOMS.get(canonical) ?? Buffer.alloc(0);
+}
+
+/** Whether `head` (a file's first bytes) starts with the byte order mark of `canonical`. */
+export function startsWithBom(head: Uint8Array, canonical: string): boolean {
+  const mark = BOMS.get(canonical);
+  return mark !== undefined && head.length >= mark.length && mark.equals(head.subarray(0, mark.length));
+}
+
+/** The encoding whose byte order mark `head` starts with, if any (`utf8`, `utf16le`, `utf32be`, ...). */
+export function markOf(head: Uint8Array): string | undefined {
+  return DETECTED.find((c) => startsWithBom(head, c));
+}

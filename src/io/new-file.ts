@@ -1,0 +1,75 @@
+// A new file written atomically and never over another: its bytes go to a temporary file beside it,
+// flushed to disk, then hard-linked to the name, which fails if anything took the name meanwhile.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Exit, LinewiseError } from '../core/errors.js';
+import { fileError } from './input.js';
+import { besideName, syncDir, trackTemp, unlinkQuietly, type WriteFn } from './temp-file.js';
+
+/** The error for a name that is taken (exit 3: the caller believed there was no file). */
+export function existsError(given: string): LinewiseError {
+  return new LinewiseError('exists', 'already exists; nothing was written (edit it, or give --force to replace it whole)', given, Exit.stale);
+}
+
+/**
+ * Writes `bytes` as the new file `real` (`given` in messages): mode from the umask (0666 masked),
+ * owned by the caller. The parent directory must exist. Throws `exists` (exit 3) when the name is
+ * taken, before or during the write; nothing is left behind on any failure.
+ */
+export function writeNewFile(real: string, given: string, bytes: Uint8Array, writeFn: WriteFn = fs.writeSync): void {
+  const dir = path.dirname(real);
+  try {
+    if (!fs.statSync(dir).isDirectory()) throw new LinewiseError('enotdir', `${dir} is not a directory`, given);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new LinewiseError('enoent', `no such directory: ${path.dirname(given)} (create it first; linewise does not)`, given);
+    throw fileError(e, given);
+  }
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+  const temp = besideName({ real }, `.linewise-${random}.tmp`);
+  let fd: number | undefined;
+  const entry = { discard: () => unlinkQuietly(temp) };
+  try {
+    // 0666: the kernel applies the umask, as for any file a program creates.
+    fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o666);
+    trackTemp(entry);
+    for (let at = 0; at < bytes.length; ) at += writeFn(fd, bytes, at, bytes.length - at);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    link(temp, real, given);
+    syncDir(dir);
+  } catch (e) {
+    throw e instanceof LinewiseError ? e : fileError(e, given);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+    unlinkQuietly(temp);
+    trackTemp(entry, false);
+  }
+}
+
+/** Gives the temporary file its name, never replacing a file that took the name meanwhile. */
+function link(temp: string, real: string, given: string): void {
+  try {
+    fs.linkSync(temp, real);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw existsError(given);
+    // A file system without hard links: check, then rename (a file created between the two
+    // steps would be replaced; no such file system is known to linewise's users so far).
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    if (taken(real)) throw existsError(given);
+    fs.renameSync(temp, real);
+  }
+}
+
+/** Something, even a dangling symbolic link, has the name. */
+export function taken(real: string): boolean {
+  try {
+    fs.lstatSync(real);
+    return true;
+  } catch {
+    return false;
+  }
+}
