@@ -92,6 +92,8 @@ export interface OutputOptions {
   /** replace each match (--replace) */
   template: Template | undefined;
   budget: GrepBudget;
+  /** the search resumes after a cursor (rows up to it are hidden in its file) */
+  resumes: boolean;
 }
 
 /** Decimal digits of a whole number, without making its string (this runs once per row). */
@@ -131,6 +133,12 @@ export class GrepOutput implements MatchSink {
   private stopped = false;
   private readonly maxRows: number;
   private readonly maxBytes: number;
+  /**
+   * Nothing for this stage to do on a row (rows of lines, no budget, no cursor, no -o, no
+   * --replace): the searcher then hands rows straight to the reporter, the hot path of a search
+   * with many matches, and only `endFile` is heard here.
+   */
+  readonly direct: boolean;
 
   constructor(
     private readonly target: RowTarget,
@@ -139,6 +147,12 @@ export class GrepOutput implements MatchSink {
     this.maxRows = o.budget.maxRows ?? Infinity;
     this.maxBytes = o.budget.maxBytes || Infinity;
     this.countLeft = o.budget.countBytes;
+    this.direct = o.report === 'lines' && !o.onlyMatching && o.template === undefined && !o.resumes && this.maxRows === Infinity && this.maxBytes === Infinity;
+  }
+
+  /** Where the searcher hands its rows. */
+  get sink(): MatchSink {
+    return this.direct ? this.target : this;
   }
 
   /** The next rows are from `display`; rows of lines up to `hideUpTo` were shown before (the cursor). */
@@ -265,6 +279,7 @@ export class GrepOutput implements MatchSink {
   /** An input was searched to its end; `selected` lines were selected in it. */
   endFile(display: string, selected: number): void {
     if (this.o.report === 'lines') {
+      if (this.direct && selected > 0) this.found = true;
       if (this.fileSelected) this.totalFiles++;
       if (this.fileShown) this.files++;
       return;

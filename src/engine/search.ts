@@ -176,7 +176,7 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const ranges = search.invert || template !== undefined ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
   reporter.begin({ withPath, ranges });
   const onlyMatching = v.optionalBoolean(o.onlyMatching, 'onlyMatching') === true;
-  const output = new GrepOutput(reporter, { report, withPath, pattern, onlyMatching, template, budget });
+  const output = new GrepOutput(reporter, { report, withPath, pattern, onlyMatching, template, budget, resumes: cursor !== undefined });
   const run = new GrepRun(pattern, items.list, search, reporter, output, cursor);
   const explicitTimeout = o.timeout !== undefined;
   for (;;) {
@@ -356,7 +356,7 @@ class GrepRun {
         text.input.close();
         return false;
       }
-      const searcher = new LineSearcher(this.pattern, this.output, {
+      const searcher = new LineSearcher(this.pattern, this.output.sink, {
         invert: this.o.invert,
         ...(this.o.maxCount !== undefined ? { maxCount: this.o.maxCount } : {}),
         before: this.o.before,
