@@ -102,6 +102,15 @@ export function caseFiles(root: string): (bytes: string | Buffer, name?: string)
   };
 }
 
+/** Writes a directory tree `root` from a map of relative paths to contents; returns `root`. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): string {
+  for (const [rel, bytes] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), bytes);
+  }
+  return root;
+}
+
 /** Splits bytes into lines by the line model (the reference the scanner is checked against). */
 export { splitLines as referenceLines } from '../src/core/lines.js';
 

@@ -4,20 +4,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRows } from '../../src/core/parse-rows.js';
-import { esc, fixture, referenceLines, run, tempDir } from '../helpers.js';
+import { esc, fixture, referenceLines, run, tempDir, writeTree } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
 /** A directory tree from a map of relative paths to contents. */
-function tree(name: string, files: Record<string, string | Buffer>): string {
-  const root = path.join(tmp.dir, name);
-  for (const [rel, bytes] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), bytes);
-  }
-  return root;
-}
+const tree = (name: string, files: Record<string, string | Buffer>): string => writeTree(path.join(tmp.dir, name), files);
 
 describe('grep: matching', () => {
   it('ta$ matches beta\\r\\n in a CRLF file and prints it verbatim', async () => {

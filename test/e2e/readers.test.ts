@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { esc, tempDir } from '../helpers.js';
+import { esc, tempDir, writeTree } from '../helpers.js';
 
 const BIN = process.env.LINEWISE_BIN ?? fileURLToPath(new URL('../../bin/linewise.js', import.meta.url));
 const tmp = tempDir();
@@ -19,14 +19,7 @@ function sh(script: string, cwd: string) {
 }
 
 /** A directory with these files (relative path -> bytes). */
-function dir(name: string, files: Record<string, string | Buffer>): string {
-  const root = path.join(tmp.dir, name);
-  for (const [rel, bytes] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), bytes);
-  }
-  return root;
-}
+const dir = (name: string, files: Record<string, string | Buffer>): string => writeTree(path.join(tmp.dir, name), files);
 
 describe('grep and standard input, as rg decides', () => {
   const root = dir('stdin', { 'a.txt': 'hello\r\n', 'pats': 'hello\n' });

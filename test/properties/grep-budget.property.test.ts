@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, tempDir } from '../helpers.js';
+import { run, tempDir, writeTree } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -85,11 +85,7 @@ describe('grep --max-rows, followed through --after', () => {
   it('property: the pages, joined, are the uncapped output: no row skipped or repeated', async () => {
     await fc.assert(
       fc.asyncProperty(tree, fc.constantFrom('a', 'b$', '^x', 'ab|x', '.', 'é', 'a|\\r'), flags, budget, async (files, pattern, f, [bytes, count]) => {
-        const dir = path.join(tmp.dir, `t${n++}`);
-        for (const [name, text] of files) {
-          fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-          fs.writeFileSync(path.join(dir, name), text);
-        }
+        const dir = writeTree(path.join(tmp.dir, `t${n++}`), Object.fromEntries(files));
         const args = ['grep', ...f, '-e', pattern, '.'];
         const whole = await run(args, { cwd: dir });
         const expected = rowsOf(whole.stdout);
