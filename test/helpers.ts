@@ -67,6 +67,8 @@ export async function run(args: string[], o: RunOptions = {}): Promise<CliResult
     stderr,
     stdin: chunkedReader(input, o.stdinChunks),
     stdinIsTTY: o.stdin === undefined && (o.tty ?? false),
+    // stdin given: a pipe with that data; none: as under `</dev/null` (grep then walks the cwd)
+    stdinReadable: o.stdin !== undefined,
     env: o.env ?? {},
     cwd: o.cwd ?? process.cwd(),
   };
@@ -101,6 +103,15 @@ export function caseFiles(root: string): (bytes: string | Buffer, name?: string)
     fs.writeFileSync(f, typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes);
     return { f, dir };
   };
+}
+
+/** Writes a directory tree `root` from a map of relative paths to contents; returns `root`. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): string {
+  for (const [rel, bytes] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), bytes);
+  }
+  return root;
 }
 
 /** Splits bytes into lines by the line model (the reference the scanner is checked against). */

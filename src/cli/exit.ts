@@ -18,7 +18,15 @@ export type ErrorLine = (message: string, path?: string) => void;
  * of stdout went away: a closed stdout ends a read quietly, but never turns a refusal, a
  * conflict or an error into 0 (a caller piping into `head` must still see the edit refused).
  */
-export function exitStatus(e: unknown, out: Output, io: Io, errLine: ErrorLine, usageError: string | undefined, reached: ExitCode = Exit.ok): ExitCode {
+export function exitStatus(
+  e: unknown,
+  out: Output,
+  io: Io,
+  errLine: ErrorLine,
+  usageError: string | undefined,
+  reached: ExitCode = Exit.ok,
+  argv: readonly string[] = [],
+): ExitCode {
   try {
     out.flush(); // results found before an error are still printed
   } catch (closed) {
@@ -30,7 +38,7 @@ export function exitStatus(e: unknown, out: Output, io: Io, errLine: ErrorLine, 
   if (e instanceof Interrupted && e.reason !== undefined) return Exit.usage;
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return Exit.ok;
-    errLine(usageMessage(usageError ?? e.message));
+    errLine(usageMessage(usageError ?? e.message, argv));
     return Exit.usage;
   }
   if (e instanceof LinewiseError) {
@@ -44,9 +52,38 @@ export function exitStatus(e: unknown, out: Output, io: Io, errLine: ErrorLine, 
   return Exit.usage;
 }
 
-/** Commander's wording, with a hint where a negative number was taken for an option. */
-function usageMessage(message: string): string {
+/**
+ * Commander's wording as one line, with a hint where one helps: a negative number taken for an
+ * option, a suggestion ("Did you mean ...?") kept on the same line, and `page FILE 2` told that
+ * page takes an offset, not a line number.
+ */
+export function usageMessage(message: string, argv: readonly string[] = []): string {
   const negative = /unknown option '(-\d+)'/.exec(message);
   if (negative) return `line numbers and counts are never negative: ${negative[1]}`;
-  return message;
+  const excess = /^too many arguments for 'page'/.test(message) ? pageExtra(argv) : undefined;
+  if (excess !== undefined) {
+    const [file, n] = excess;
+    const skip = Math.max(0, Number(n) - 1);
+    return `page takes no line number: to start at line ${n}, linewise page ${file} --offset ${skip} (the lines to skip), or linewise readlines ${file} ${n}`;
+  }
+  return message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => l.replace(/^\(Did you mean (.*)\)$/, '(did you mean $1)'))
+    .join(' ');
+}
+
+/** The options of page that take a value, so their values are not taken for arguments. */
+const PAGE_VALUES = new Set(['--offset', '--limit', '--last', '--max-bytes', '--count-bytes', '--encoding', '--color']);
+
+/** For `page FILE N ...`: FILE and the first extra argument, when that is a number. */
+function pageExtra(argv: readonly string[]): [string, string] | undefined {
+  const words: string[] = [];
+  for (let i = argv.indexOf('page') + 1; i > 0 && i < argv.length; i++) {
+    const a = argv[i]!;
+    if (PAGE_VALUES.has(a)) i++;
+    else if (!a.startsWith('-') || a === '-') words.push(a);
+  }
+  return words.length >= 2 && /^[0-9]+$/.test(words[1]!) ? [words[0]!, words[1]!] : undefined;
 }

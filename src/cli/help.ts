@@ -27,13 +27,18 @@ Examples:
     {"type":"line","path":"notes.txt","line_number":1,"text":"alpha","terminator":"\\r\\n"} ... then a summary
   $ linewise readlines notes.txt 1 9 --color never   no color even under FORCE_COLOR
   $ linewise readlines app.ts 12 14 --anchor        rows "12#9f86d081<TAB>..." that guard their edit
+  $ linewise readlines big.log 1 500 --max-bytes 8000   at most 8000 bytes of rows, then a footer:
+    [Read 95 lines (lines 1-95); 405 more lines did not fit --max-bytes 8000. Go on with: linewise readlines big.log 96 500 --max-bytes 8000]
+
 Past the end is an error that names the line count (exit 2, nothing on stdout):
-  linewise: notes.txt: line 9 is past the end: the file has 3 lines`,
+  linewise: notes.txt: line 9 is past the end: the file has 3 lines
+A range is two arguments: "readlines f 2-4" is refused with the command to type, "readlines f 2 4".`,
   page: `
 Examples:
   $ linewise page big.log                   the first 100 lines, and a footer if more remain
   $ linewise page big.log --offset 100      the next page, as the footer says
-  $ linewise page big.log --last 20         the last 20 lines, numbered (reads the file twice)
+  $ linewise page big.log --last 20         the last 20 lines, numbered (reads the file twice); as
+                                            many as --max-bytes holds, and a footer names the rest
   $ linewise page big.log --limit 20 --max-bytes 4096
   $ linewise page huge.log --count-bytes 0  do not read past the page to count the total
   $ linewise page big.log --limit 2 --json  records with the total and the next offset
@@ -54,7 +59,7 @@ Examples:
   $ printf 'a\\nb\\n' | linewise replace notes.txt 3   new text from standard input (empty: refused)
   $ linewise replace app.ts 3 5 --from new-body.txt      new text from a file
   $ linewise readlines app.ts 10 12 > rows; $EDITOR rows; linewise replace app.ts --rows rows
-  $ linewise grep -F oldName src | sed 's/oldName/newName/' | linewise replace --rows -
+  $ linewise grep -F oldName src --replace newName | linewise replace --rows -
   $ linewise grep -0 -H -F old src | sed 's/old/new/' | linewise replace --rows - -0   paths end in NUL (--null)
   $ linewise replace app.ts 12 --text 'x = 3' --dry-run  print a unified diff, write nothing
   $ linewise replace app.ts 12 --text 'x = 3' --json     a record per file: what changed
@@ -88,7 +93,7 @@ The stale-edit guard (--expect): pass the rows as they were read; if any of thos
 since, nothing is written, the current lines are printed, and the status is 3:
   $ linewise readlines app.ts 12 > before
   $ linewise replace app.ts 12 --text 'x = 3' --expect before
-  $ linewise grep -F oldName src > hits; sed 's/oldName/newName/' hits | linewise replace --rows - --expect hits
+  $ linewise grep -F oldName src > hits; linewise grep -F oldName src --replace newName | linewise replace --rows - --expect hits
   linewise: app.ts: stale edit: line 12 no longer holds the text read; nothing was written; the current lines are on stdout: read again and retry
   $ linewise replace app.ts 12 --text 'x = 3' --expect before --relocate   follow the lines if they moved
 
@@ -104,26 +109,45 @@ and symbolic links kept.`,
   grep: `
 Examples:
   $ linewise grep 'ta$' notes.txt           rows "<n><TAB><line>"; $ matches before \\r\\n too
+  $ echo "x y" | linewise grep x            no PATH, standard input a pipe or file: it is searched
   $ linewise grep -w TODO src               a directory: rows "<path><TAB><n><TAB><line>"
   $ linewise grep -F 'a.b' -g '*.ts' -C 1   literal, only .ts files, a line of context
+  $ linewise grep -r -E --include '*.c' --exclude 'test_*' --exclude-dir build 'x|y' .   grep's flags
   $ linewise grep -e -foo -e bar log.txt    several patterns; -e for one that starts with "-"
-  $ linewise grep -c ERROR '*.log'          a glob (quoted), counts per file
+  $ linewise grep -f words.txt -x -s a.txt  patterns from a file, whole lines only, no messages
+  $ linewise grep -c ERROR '*.log'          a glob (quoted), counts per file (-c -l: only files with some)
   $ linewise grep -i 'error' -m 5 app.log   case-insensitive, at most 5 rows
   $ linewise grep -v '^#' config.ini        the lines that do not match
   $ linewise grep -B 2 -A 1 panic src       2 lines before and 1 after, groups split by "--"
   $ linewise grep -l -0 TODO src | xargs -0 wc -l   file names, NUL-terminated
+  $ linewise grep --files-without-match LICENSE src   names of files with no match
+  $ linewise grep -q TODO src && echo found   no output; stops at the first match; exit 0 or 1
+  $ linewise grep -o -h '[0-9]+ms' logs     each match a row "<n>:<column><TAB><match>", no paths
   $ linewise grep -H -n main src/app.ts     the path on every row, even for one file (-n: habit)
+  $ linewise grep -F oldName src --replace newName | linewise replace --rows -
+                                            rows with each match replaced ($1, \${name}), applied
   $ linewise grep --json 'fn \\w+' src       ripgrep-shaped records with submatch byte ranges
   $ linewise grep -a magic data.bin         search a file with NUL bytes as text (--text)
   $ linewise grep --hidden --no-ignore -L KEY .   hidden and ignored files too, following links
+  $ linewise grep -R KEY .                  recursive, following links (= -L)
   $ linewise grep 'café' legacy.txt --encoding latin1   matched and printed as UTF-8
   $ linewise grep '(a+)+$' big.txt --timeout 2 --color never
   $ linewise grep --anchor -w TODO src      rows "<path><TAB>N#HASH<TAB><line>" for a guarded replace --rows
+  $ linewise grep --colour always TODO src | less -R   (--color=always works too)
 
-Exit status: 0 a line was selected, 1 none, 2 an error (rows found before it are printed).
+Budgets, for an agent's context:
+  $ linewise grep TODO src --max-rows 100 --max-bytes 20000 --count-bytes 1000000
+  ...
+  [Read 100 of 2340 matching lines (in 12 of 87 files). Run the same command with --after src/b.ts:88 to go on.]
+  $ linewise grep TODO src --max-rows 100 --max-bytes 20000 --after src/b.ts:88   the next rows
+A row longer than --max-bytes, when it comes first, is shown cut ("17[cut]"; replace refuses it).
+
+-L follows symbolic links, as in rg (grep's -L is --files-without-match); -h is --no-filename
+(help is --help); -r is grep's --recursive (rg's -r is --replace here).
 A path holding a tab, newline, control character, quote, backslash or bytes that are not UTF-8 is
 printed quoted as git quotes it ("a\\t3"); replace --rows reads it back. Under -0 it is as it is.
-A binary file named on the command line is skipped with a note on stderr:
+Exit status: 0 a line was selected, 1 none, 2 an error (rows found before it are printed; -q
+with a match: 0). A binary file named on the command line is skipped with a note on stderr:
   linewise: data.bin: binary file (it has a NUL byte), not searched; use -a/--text to search it`,
   encodings: `
 Examples:

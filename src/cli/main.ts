@@ -66,7 +66,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     out.flush();
     return status;
   } catch (e) {
-    return exitStatus(e, out, io, errLine, usageError, status);
+    return exitStatus(e, out, io, errLine, usageError, status, argv);
   }
 }
 

@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 
 import pkg from '../../package.json' with { type: 'json' };
 import type { Context } from '../commands/context.js';
 import { encodings } from '../commands/encodings.js';
-import { grep } from '../commands/grep.js';
+import { grep as grepCommand } from '../commands/grep.js';
 import { page } from '../commands/page.js';
 import { readlines } from '../commands/readlines.js';
 import { replace } from '../commands/replace.js';
@@ -71,6 +71,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .argument('<file>', 'the file, or - for standard input')
     .argument('<start>', 'first line (1-based)')
     .argument('[end]', 'last line (default: the last line of the file; clamps)')
+    .option('--max-bytes <b>', 'cap on the bytes printed: stop before a line that would overflow it (a first line longer than that is shown cut), then a footer says how to go on (default: no cap)', count('--max-bytes'))
     .option('--json', 'JSON Lines: a record per line, then a summary')
     .addOption(anchorOption())
     .option('-a, --text', 'read a file with NUL bytes as text')
@@ -88,7 +89,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .argument('<file>', 'the file, or - for standard input')
     .option('--offset <k>', 'lines to skip (0-based)', count('--offset'), PAGE_DEFAULTS.offset)
     .option('--limit <n>', 'rows at most', count('--limit', 1), PAGE_DEFAULTS.limit)
-    .addOption(new Option('--last <n>', 'the last N lines (a file, not a pipe: it is read twice, to count then to print)').argParser(count('--last', 1)).conflicts(['offset']))
+    .addOption(new Option('--last <n>', 'the last N lines, ending at the last line; as many as --max-bytes holds (a file, not a pipe: it is read twice, to count then to print)').argParser(count('--last', 1)).conflicts(['offset', 'limit']))
     .option('--max-bytes <b>', 'cap on the bytes printed; a longer single line is shown cut (0: no cap)', count('--max-bytes'), PAGE_DEFAULTS.maxBytes)
     .option('--count-bytes <b>', 'read at most this far past the page to count the total lines', count('--count-bytes'), PAGE_DEFAULTS.countBytes)
     .option('--json', 'JSON Lines: a record per line, then a summary with the total and next offset')
@@ -139,40 +140,65 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     });
 
   const collect = (value: string, previous: string[] = []) => [...previous, value];
-  program
+  const grep = program
     .command('grep')
     .summary('search files and trees; print matching lines as rows')
-    .description('Print the lines that match PATTERN (a JavaScript regular expression, Unicode mode) as rows "<n><TAB><line>" (with "<path><TAB>" first when several files are searched). The pattern sees each line without its terminator, so $ matches before \\r\\n. PATH may be a file, a directory (searched recursively, skipping .gitignore/.ignore-ignored, hidden and binary files), a glob, or - for standard input; none means the current directory.')
-    .argument('[pattern]', 'the pattern (omit it when -e is given)')
-    .argument('[paths...]', 'files, directories, globs, or - (default: the current directory)')
+    .description(
+      'Print the lines that match PATTERN (a JavaScript regular expression, Unicode mode) as rows "<n><TAB><line>" (with "<path><TAB>" first when several files are searched). The pattern sees each line without its terminator, so $ matches before \\r\\n. PATH may be a file, a directory (searched recursively, skipping .gitignore/.ignore-ignored, hidden and binary files), a glob, or - for standard input; none means standard input when it is a pipe or a file, else the current directory. -L follows symbolic links, as in rg (grep\'s -L is --files-without-match here); -h is --no-filename (help is --help).',
+    )
+    .helpOption('--help', 'display help for command')
+    .argument('[pattern]', 'the pattern (omit it when -e or -f is given)')
+    .argument('[paths...]', 'files, directories, globs, or - (default: standard input if piped, else the current directory)')
     .option('-e, --regexp <pattern>', 'a pattern (repeatable; for patterns that begin with "-")', collect)
+    .option('-f, --file <patternfile>', 'read patterns from a file, one a line (- for standard input; repeatable)', collect)
     .option('-i, --ignore-case', 'match case-insensitively')
     .option('-F, --fixed-strings', 'patterns are literal strings, not regular expressions')
+    .option('-E, --extended-regexp', 'accepted for grep habits: patterns are always extended (JavaScript) regular expressions')
     .option('-w, --word-regexp', 'match whole words only')
+    .option('-x, --line-regexp', 'match whole lines only')
     .option('-v, --invert-match', 'select lines that do not match')
     .option('-m, --max-count <num>', 'stop after NUM selected lines per file', count('--max-count', 1))
     .option('-A, --after-context <num>', 'print NUM lines after each selected line', count('--after-context'))
     .option('-B, --before-context <num>', 'print NUM lines before each selected line', count('--before-context'))
     .option('-C, --context <num>', 'print NUM lines before and after', count('--context'))
-    .option('-c, --count', 'print the number of selected lines per file')
+    .option('-c, --count', 'print the number of selected lines per file (with -l: only files that have some, as rg -c)')
     .option('-l, --files-with-matches', 'print only the names of files with a selected line')
+    .addOption(new Option('--files-without-match', 'print only the names of files without a selected line').conflicts(['count', 'filesWithMatches']))
+    .option('-q, --quiet', 'print nothing; stop at the first selected line; the status says if there was one')
+    .addOption(new Option('-o, --only-matching', 'print each match as its own row "<n>:<column><TAB><match>" (not a line: replace refuses it)').conflicts(['invertMatch', 'afterContext', 'beforeContext', 'context']))
+    .option('--replace <text>', 'print each selected line with every match replaced by TEXT ($1, ${name}, $$ as in rg): rows ready for "replace --rows -"')
     .option('-n, --line-number', 'accepted for grep habits: rows always carry line numbers')
     .option('-H, --with-filename', 'print the path on every row, even for one file')
+    .option('-h, --no-filename', 'never print the path, even for several files')
     .option('-0, --null', 'end paths with a NUL byte instead of a tab (or newline under -l)')
-    .addOption(new Option('--json', 'JSON Lines as ripgrep prints them: begin, match, context, end, summary').conflicts(['count', 'filesWithMatches']))
+    .addOption(new Option('--json', 'JSON Lines as ripgrep prints them: begin, match, context, end, summary').conflicts(['count', 'filesWithMatches', 'filesWithoutMatch', 'replace']))
     .addOption(anchorOption())
     .option('-a, --text', 'search files with NUL bytes as text')
     .option('--hidden', 'search hidden files and directories too')
     .option('--no-ignore', 'do not apply .gitignore and .ignore files')
     .option('-g, --glob <glob>', 'only search files matching GLOB (gitignore syntax; "!GLOB" excludes; repeatable)', collect)
-    .option('-L, --follow', 'follow symbolic links in directory walks')
+    .option('--include <glob>', 'as grep: only search files whose name matches GLOB (= -g GLOB)', collect)
+    .option('--exclude <glob>', 'as grep: skip files whose name matches GLOB (= -g "!GLOB")', collect)
+    .option('--exclude-dir <glob>', 'as grep: skip directories whose name matches GLOB', collect)
+    .option('-L, --follow', 'follow symbolic links in directory walks (as rg -L)')
+    .option('-r, --recursive', 'accepted for grep habits: directories are always searched recursively')
+    .option('-R, --dereference-recursive', 'as grep -R: recursive, following symbolic links (= -L)')
+    .option('-s, --no-messages', 'do not report inputs that cannot be read (the status still says 2)')
+    .option('--max-rows <n>', 'print at most N rows across all files; a footer then says how to go on', count('--max-rows', 1))
+    .option('--max-bytes <b>', 'print at most B bytes of rows; a first row longer than that is shown cut (default: no cap)', count('--max-bytes'))
+    .option('--count-bytes <b>', 'when a budget cuts the output, search at most B bytes more to count what was left out', count('--count-bytes'))
+    .option('--after <cursor>', 'resume after PATH:LINE, as the footer of a cut output says (the same command otherwise)')
     .addOption(encodingOption())
     .option('--timeout <seconds>', `stop with status 2 when one stretch of the search (a slice of at most a buffer of lines) runs longer than this: a pattern that backtracks without end (default ${DEFAULT_TIMEOUT} for files; standard input and pipes only when given; 0: no bound; at most ${MAX_TIMEOUT})`, count('--timeout', 0, MAX_TIMEOUT))
     .addOption(colorOption())
+    .addOption(new Option('--colour <when>', 'the same as --color').choices(['auto', 'always', 'never']))
     .addHelpText('after', EXAMPLES.grep)
     .action(async (pattern: string | undefined, paths: string[], o) => {
-      runner.status(await grep(runner.context(o.color), pattern, paths, o));
+      runner.status(await grepCommand(runner.context(o.colour ?? o.color), pattern, paths, o));
     });
+  // -H and -h: the last one given wins, as in grep and rg.
+  grep.on('option:with-filename', () => grep.setOptionValue('filename', true));
+  grep.on('option:no-filename', () => grep.setOptionValue('withFilename', false));
 
   program
     .command('encodings')

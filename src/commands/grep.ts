@@ -1,19 +1,27 @@
-// `grep PATTERN [PATH...]`: the patterns and paths from argv, the search through the engine, and
-// a reporter that prints rows, counts, names or JSON on stdout and problems on stderr.
+// `grep PATTERN [PATH...]`: the patterns (argv, -e, -f) and paths (argv, or standard input, or
+// the current directory) from argv, the search through the engine, and a reporter that prints
+// rows, -o parts, counts, names or JSON on stdout, problems on stderr, and the budget's footer.
 
-import { Exit, type ExitCode, type LinewiseError } from '../core/errors.js';
+import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
+import { splitLines } from '../core/lines.js';
 import type { MatchSink } from '../core/searcher.js';
+import { bodyOf } from '../core/terminators.js';
 import { anchorOf } from '../engine/results.js';
-import { type GrepReporter, type GrepSetup, grepTo } from '../engine/search.js';
+import { type GrepCutOff, type GrepReport, type GrepReporter, type GrepSetup, grepTo } from '../engine/search.js';
+import { grepFooter } from '../format/footer.js';
 import { JsonGrep } from '../format/grep-json.js';
-import { NO_ROWS, printCount, printPath, TextGrep, type GrepPrinterOptions } from '../format/grep-rows.js';
+import { printCount, printPath, TextGrep, type GrepPrinterOptions } from '../format/grep-rows.js';
+import { readOptionInput } from '../io/option-input.js';
 import type { Context } from './context.js';
 
 export interface GrepArgs {
   regexp?: string[];
+  /** -f: files of patterns, one a line */
+  file?: string[];
   ignoreCase?: boolean;
   fixedStrings?: boolean;
   wordRegexp?: boolean;
+  lineRegexp?: boolean;
   invertMatch?: boolean;
   maxCount?: number;
   afterContext?: number;
@@ -21,7 +29,13 @@ export interface GrepArgs {
   context?: number;
   count?: boolean;
   filesWithMatches?: boolean;
+  filesWithoutMatch?: boolean;
+  quiet?: boolean;
+  onlyMatching?: boolean;
+  replace?: string;
   withFilename?: boolean;
+  /** false under -h/--no-filename */
+  filename?: boolean;
   null?: boolean;
   json?: boolean;
   text?: boolean;
@@ -29,7 +43,17 @@ export interface GrepArgs {
   /** false under --no-ignore */
   ignore?: boolean;
   glob?: string[];
+  include?: string[];
+  exclude?: string[];
+  excludeDir?: string[];
   follow?: boolean;
+  dereferenceRecursive?: boolean;
+  /** false under -s/--no-messages */
+  messages?: boolean;
+  maxRows?: number;
+  maxBytes?: number;
+  countBytes?: number;
+  after?: string;
   encoding?: string;
   /** rows `[path<TAB>]n#anchor<TAB>line` (`--anchor`) */
   anchor?: boolean;
@@ -38,15 +62,17 @@ export interface GrepArgs {
   bufferSize?: number;
 }
 
+/** A pattern no line matches: what an empty -f file gives (as in grep; -v then selects every line). */
+const NEVER = '(?!)';
+
 export async function grep(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): Promise<ExitCode> {
-  // With -e, every positional argument is a path.
-  const patterns = o.regexp && o.regexp.length > 0 ? o.regexp : first === undefined ? [] : [first];
-  const paths = o.regexp && o.regexp.length > 0 ? (first === undefined ? rest : [first, ...rest]) : rest;
-  const reporter = new CliReporter(ctx, o);
+  const { patterns, paths, never } = patternsAndPaths(ctx, first, rest, o);
+  const reporter = new CliReporter(ctx, o, report(o));
   const summary = await grepTo(reporter, patterns, paths, {
     ignoreCase: o.ignoreCase,
-    fixedStrings: o.fixedStrings,
+    fixedStrings: o.fixedStrings && !never,
     wordRegexp: o.wordRegexp,
+    lineRegexp: o.lineRegexp,
     invertMatch: o.invertMatch,
     maxCount: o.maxCount,
     beforeContext: o.beforeContext,
@@ -55,50 +81,99 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
     text: o.text,
     hidden: o.hidden,
     noIgnore: o.ignore === false,
-    glob: o.glob ?? [],
-    follow: o.follow,
+    glob: [...(o.glob ?? []), ...(o.include ?? []), ...(o.exclude ?? []).map((g) => `!${g}`), ...(o.excludeDir ?? []).map((g) => `!${g.replace(/\/*$/, '')}/`)],
+    follow: o.follow === true || o.dereferenceRecursive === true,
     encoding: o.encoding,
     timeout: o.timeout,
-    report: o.filesWithMatches ? 'files' : o.count ? 'counts' : 'lines',
-    ...(o.withFilename ? { withFilename: true } : {}),
+    report: report(o),
+    // rg prints each line once under --json, whatever -o says
+    onlyMatching: o.onlyMatching === true && !o.json,
+    ...(o.replace !== undefined ? { replace: o.replace } : {}),
+    ...(o.withFilename ? { withFilename: true } : o.filename === false ? { withFilename: false } : {}),
+    maxRows: o.maxRows,
+    maxBytes: o.maxBytes,
+    countBytes: o.countBytes,
+    after: o.after,
     cwd: ctx.io.cwd,
     stdin: ctx.io.stdin,
     ...(o.bufferSize !== undefined ? { bufferSize: o.bufferSize } : {}),
   });
-  if (summary.complete) reporter.finish(summary.errors);
+  if (summary.complete) reporter.finish(summary.errors, summary.cutOff);
   return summary.status;
 }
 
-/** The CLI's reporter: rows, counts, names or JSON on stdout, problems on stderr. */
+/** -q beats everything; -l with -c counts only the files that have a selected line (rg's -c). */
+function report(o: GrepArgs): GrepReport {
+  if (o.quiet) return 'quiet';
+  if (o.filesWithoutMatch) return 'files-without';
+  if (o.count) return o.filesWithMatches ? 'matching-counts' : 'counts';
+  return o.filesWithMatches ? 'files' : 'lines';
+}
+
+/**
+ * With -e or -f, every positional argument is a path. No path: standard input when it holds data
+ * (a pipe or a file, as rg decides), unless -f already read it; else the current directory.
+ */
+function patternsAndPaths(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): { patterns: string[]; paths: string[]; never: boolean } {
+  const files = o.file ?? [];
+  const byOption = (o.regexp?.length ?? 0) > 0 || files.length > 0;
+  let patterns = byOption ? [...(o.regexp ?? []), ...files.flatMap((f) => patternLines(ctx, f))] : first === undefined ? [] : [first];
+  let paths = byOption ? (first === undefined ? rest : [first, ...rest]) : rest;
+  if (first === undefined && !byOption) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
+  const never = byOption && patterns.length === 0;
+  if (never) patterns = [NEVER];
+  if (paths.length === 0 && ctx.io.stdinReadable === true && !files.includes('-')) paths = ['-'];
+  return { patterns, paths, never };
+}
+
+/** The patterns of a -f file: one a line, without its terminator; an empty line matches every line. */
+function patternLines(ctx: Context, file: string): string[] {
+  return splitLines(readOptionInput(ctx.io, file, '--file')).map((l) => bodyOf(l).toString('utf8'));
+}
+
+/** The CLI's reporter: rows, parts, counts, names or JSON on stdout, problems on stderr. */
 class CliReporter implements GrepReporter {
   private text: TextGrep | undefined;
   private json: JsonGrep | undefined;
   private printer!: GrepPrinterOptions;
-  private sink: MatchSink = NO_ROWS;
 
   constructor(
     private readonly ctx: Context,
     private readonly o: GrepArgs,
+    private readonly mode: GrepReport,
   ) {}
 
   begin({ withPath, ranges }: GrepSetup): void {
     const anchor = this.o.anchor ? anchorOf : undefined;
     this.printer = { withPath, nul: this.o.null === true, rowStyle: this.ctx.rowStyle, noteStyle: this.ctx.noteStyle, ranges, ...(anchor ? { anchor } : {}) };
     if (this.o.json) this.json = new JsonGrep(this.ctx.out, ranges, anchor);
-    else if (!this.o.count && !this.o.filesWithMatches) this.text = new TextGrep(this.ctx.out, this.printer);
-    this.sink = this.json ?? this.text ?? NO_ROWS;
+    else if (this.mode === 'lines') this.text = new TextGrep(this.ctx.out, this.printer);
   }
 
   match(line: number, buf: Buffer, start: number, end: number): void {
-    this.sink.match(line, buf, start, end);
+    (this.json ?? this.text)?.match(line, buf, start, end);
   }
 
   context(line: number, buf: Buffer, start: number, end: number): void {
-    this.sink.context(line, buf, start, end);
+    (this.json ?? this.text)?.context(line, buf, start, end);
   }
 
   gap(): void {
-    this.sink.gap();
+    this.text?.gap();
+  }
+
+  part(line: number, column: number, buf: Buffer, start: number, end: number): void {
+    this.text?.part(line, column, buf, start, end);
+  }
+
+  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number): void {
+    this.text?.cutRow(line, buf, start, end, column);
+    this.json?.cutRow(kind, line, buf, start, end, length);
+  }
+
+  fileRow(display: string, selected: number): void {
+    if (this.mode === 'counts' || this.mode === 'matching-counts') printCount(this.ctx.out, this.printer, display, selected);
+    else printPath(this.ctx.out, this.printer, display);
   }
 
   file(display: string): void {
@@ -106,19 +181,20 @@ class CliReporter implements GrepReporter {
     this.json?.file(display);
   }
 
-  endFile(display: string, selected: number): void {
-    if (this.o.count && !this.o.json) printCount(this.ctx.out, this.printer, display, selected);
-    else if (this.o.filesWithMatches && !this.o.json && selected > 0) printPath(this.ctx.out, this.printer, display);
+  endFile(): void {
     this.json?.endFile();
   }
 
   error(e: LinewiseError, display: string | undefined): void {
     this.ctx.failed(Exit.usage);
+    // -s hides the inputs that could not be read, never a search stopped by its deadline
+    if (this.o.messages === false && e.code !== 'timeout') return;
     this.ctx.out.flush();
     this.ctx.warn(e.message, display);
   }
 
   note(message: string, display: string | undefined): void {
+    if (this.o.messages === false) return;
     this.ctx.out.flush();
     this.ctx.warn(message, display);
   }
@@ -127,7 +203,17 @@ class CliReporter implements GrepReporter {
     this.ctx.out.flush();
   }
 
-  finish(errors: number): void {
-    this.json?.summary(errors);
+  finish(errors: number, cutOff: GrepCutOff | undefined): void {
+    if (this.json) {
+      this.json.summary(errors, cutOff);
+      return;
+    }
+    if (cutOff === undefined) return;
+    const footer = grepFooter({ ...cutOff, fileRows: this.mode !== 'lines' });
+    // Under -0 stdout is a NUL-separated list for xargs -0 and the like: the footer goes to stderr.
+    if (this.o.null) {
+      this.ctx.out.flush();
+      this.ctx.warn(footer);
+    } else this.ctx.out.text(`\n${this.ctx.noteStyle.note(footer)}\n`);
   }
 }

@@ -44,6 +44,7 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
       remaining: r.total === undefined ? null : r.total - r.first + 1 - r.shown,
       next_offset: r.nextOffset ?? null,
       cut: r.cut ?? null,
+      ...(r.dropped !== undefined ? { dropped: r.dropped } : {}),
       ...inputFields(r),
     });
     return Exit.ok;
@@ -51,7 +52,9 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   // The footer's "read it whole" command must decode as this page did.
   const readAgain = args.encoding !== undefined && r.encoding !== undefined ? ['--encoding', args.encoding] : [];
   const footer =
-    r.shown > 0 ? pageFooter({ first: r.first, shown: r.shown, total: r.total, ...(r.cut ? { cut: { ...r.cut, path: r.path, options: readAgain } } : {}) }) : undefined;
+    r.shown > 0
+      ? pageFooter({ first: r.first, shown: r.shown, total: r.total, dropped: r.dropped, path: r.path, options: readAgain, ...(r.cut ? { cut: { ...r.cut, path: r.path, options: readAgain } } : {}) })
+      : undefined;
   if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   return Exit.ok;
 }

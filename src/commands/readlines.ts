@@ -1,20 +1,43 @@
-// `readlines FILE START [END]`: parse the range, read it through the engine, print rows.
+// `readlines FILE START [END]`: parse the range, read it through the engine, print rows, and
+// when --max-bytes stops the rows before END, a footer saying how to go on.
 
-import { Exit, type ExitCode } from '../core/errors.js';
+import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { readLinesTo } from '../engine/read.js';
 import { anchorOf } from '../engine/results.js';
+import { readlinesFooter } from '../format/footer.js';
 import { JsonRows, inputFields, writeRecord } from '../format/json.js';
 import { TextRows } from '../format/rows.js';
 import type { Context, ReaderOptions } from './context.js';
 
-export function readlines(ctx: Context, file: string, startArg: string, endArg: string | undefined, opts: ReaderOptions): ExitCode {
-  const start = parseCount(startArg, 'START');
-  const end = endArg === undefined ? undefined : parseCount(endArg, 'END');
+export interface ReadlinesArgs extends ReaderOptions {
+  maxBytes?: number;
+}
+
+export function readlines(ctx: Context, file: string, startArg: string, endArg: string | undefined, opts: ReadlinesArgs): ExitCode {
+  const start = lineArgument(file, startArg, 'START');
+  const end = endArg === undefined ? undefined : lineArgument(file, endArg, 'END');
   const anchor = opts.anchor ? anchorOf : undefined;
   const sink = opts.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor);
-  const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, cwd: ctx.io.cwd, stdin: ctx.io.stdin });
+  const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, maxBytes: opts.maxBytes, cwd: ctx.io.cwd, stdin: ctx.io.stdin });
   for (const note of r.notes) ctx.warn(note, r.path);
-  if (opts.json) writeRecord(ctx.out, { type: 'summary', path: r.path, start, end: start + r.shown - 1, lines: r.shown, ...inputFields(r) });
+  if (opts.json) {
+    const more = r.next === undefined ? {} : { next_start: r.next, left: r.left ?? null };
+    writeRecord(ctx.out, { type: 'summary', path: r.path, start, end: start + r.shown - 1, lines: r.shown, ...more, cut: r.cut ?? null, ...inputFields(r) });
+    return Exit.ok;
+  }
+  if (r.next !== undefined || r.cut !== undefined) {
+    // The commands in the footer decode as this read did.
+    const again = opts.encoding !== undefined && r.encoding !== undefined ? ['--encoding', opts.encoding] : [];
+    const footer = readlinesFooter({ path: r.path, first: start, shown: r.shown, end, next: r.next, left: r.left, maxBytes: opts.maxBytes ?? 0, cut: r.cut, options: again });
+    ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
+  }
   return Exit.ok;
+}
+
+/** START or END; a range typed as one word (`2-4`, `2:4`, `2,4`) is told how to write it. */
+function lineArgument(file: string, text: string, what: string): number {
+  const range = /^([0-9]+)\s*(?:-|:|,|\.\.)\s*([0-9]+)$/.exec(text);
+  if (range) throw new LinewiseError('bad-number', `${what} must be a line number, not the range "${text}": write START and END apart, as in linewise readlines ${file} ${range[1]} ${range[2]}`);
+  return parseCount(text, what);
 }

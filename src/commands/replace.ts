@@ -92,7 +92,8 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   for (const f of result.files) {
     if (f.alreadyApplied) ctx.warn('already applied: the lines already hold the new text; nothing was written', f.path);
   }
-  if (o.dryRun) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
+  // Under --json the diff is a field of each file's record: the output is JSON Lines only.
+  if (o.dryRun && !o.json) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
   if (o.json) printEditRecords(ctx.out, result, pathRows(file, o));
   else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle);
   return Exit.ok;

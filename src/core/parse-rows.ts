@@ -141,8 +141,17 @@ function withoutSeparator(row: Buffer, marker: Buffer): Buffer {
  * page's footer (`[Read 2 lines (lines 1-2 ...).]`) and a receipt's (`[Edited ...]`, see
  * format/receipt.ts); never holding a tab, which every row does (paths in them are quoted).
  */
+/**
+ * The footers the readers print, in their exact openings (docs/COMMANDS.md#footers): page's and
+ * readlines' (`[Read 3 lines (lines 5-7)` then `.` or `;`), grep's budgets (`[Read 2 of 3
+ * matching lines (in 1 of 1 file).`, `[Read 4 rows: ...`, `[Read 1 of 2 files.`), a receipt's
+ * `[Edited `. Never a tab, so no row is mistaken for one.
+ */
+const FOOTER =
+  /^\[(?:Read \d+ (?:lines? \(lines \d+-\d+(?: of \d+ total)?\)[.;]|(?:of \d+ )?files?[.;]|rows?: |(?:of \d+ )?matching lines? \(in \d+(?: of \d+)? files?\)[.;])|Edited )[^\t]*\]$/;
+
 function isFooter(text: string): boolean {
-  return /^\[(?:Read \d+ lines? \(lines \d+-\d+(?: of \d+ total)?\)\.|Edited )[^\t]*\]$/.test(text);
+  return FOOTER.test(text);
 }
 
 /** A line's text as a decoration: without its line ending and without color (`--color always`). */

@@ -5,11 +5,13 @@
 import { LinewiseError, quoted } from './errors.js';
 import { analyseText } from './pattern-analysis.js';
 
-/** How the patterns are read (grep's -i, -F, -w). */
+/** How the patterns are read (grep's -i, -F, -w, -x). */
 export interface PatternOptions {
   ignoreCase?: boolean;
   fixed?: boolean;
   word?: boolean;
+  /** the pattern must match the whole line (-x): wins over `word` */
+  line?: boolean;
 }
 
 /** The patterns, ready to match one line's text (the line without its terminator). */
@@ -78,16 +80,17 @@ export async function compilePatterns(patterns: readonly string[], o: PatternOpt
   const analyses = list.map((p) => (plain(p) ? analyseText(p, ic) : regex!.analyseRegex(p, ic)));
 
   let body = sources.length === 1 ? sources[0]! : sources.map((s) => `(?:${s})`).join('|');
-  if (o.word) body = `(?<!${WORD})(?:${body})(?!${WORD})`;
+  if (o.line) body = `^(?:${body})$`;
+  else if (o.word) body = `(?<!${WORD})(?:${body})(?!${WORD})`;
   const flags = ic ? 'isu' : 'su';
   const compiled = { regex: new RegExp(body, flags), all: new RegExp(body, `g${flags}`) };
   const block = analyses.every((a) => a.blockSafe) ? new RegExp(body, ic ? 'gimu' : 'gmu') : undefined;
-  const blockAnyBytes = block !== undefined && !ic && !o.word && analyses.every((a) => a.asciiOnly);
+  const blockAnyBytes = block !== undefined && !ic && !o.word && !o.line && analyses.every((a) => a.asciiOnly);
   const noLiterals = { literals: undefined, literalsFoldCase: false, pureLiteral: false };
 
   // Every branch of every pattern must yield a literal, or nothing can be ruled out.
   const found: string[] = [];
-  let pure = !ic && !o.word;
+  let pure = !ic && !o.word && !o.line;
   for (const b of analyses.flatMap((a) => a.branches)) {
     if (b.literal === '') return { ...compiled, ...noLiterals, block, blockAnyBytes };
     found.push(b.literal);

@@ -49,7 +49,7 @@ export function pastEnd(start: number, count: number): string {
 
 /** The message for a page offset at or past the end. */
 export function offsetPastEnd(offset: number, count: number): string {
-  return `offset ${offset} is at or past the end: the file has ${plural(count)} (the last page starts at offset ${Math.max(0, count - 1)})`;
+  return `offset ${offset} is at or past the end: the file has ${plural(count)} (an offset is the number of lines skipped: --offset ${Math.max(0, count - 1)} shows the last line)`;
 }
 
 /** Appends the line count to a range problem: "... (the file has 5 lines)". */

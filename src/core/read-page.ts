@@ -34,6 +34,13 @@ export interface PageOptions {
    * count is not even started: a page of a huge file costs the same as one of a small file.
    */
   inputSize?: number | undefined;
+  /**
+   * Count what remains only up to this line (readlines' END), not to the end of the file; the
+   * count is still bounded by `countBytes`. `left` then says how many of those lines remain.
+   */
+  countTo?: number | undefined;
+  /** the message for an offset at or past the end, given the line count (default: page's) */
+  pastEnd?: ((count: number) => string) | undefined;
 }
 
 /** What a page showed, for its footer and JSON summary. */
@@ -45,6 +52,11 @@ export interface PageResult {
   total: number | undefined;
   /** the offset to read next */
   nextOffset: number;
+  /**
+   * Lines after the page, up to `countTo` (or the end): undefined when counting them stopped at
+   * `countBytes`.
+   */
+  left: number | undefined;
   /** the one line shown cut, when a single line was longer than the cap */
   cut?: { line: number; shown: number; length: number | undefined };
 }
@@ -58,8 +70,8 @@ export interface PageResult {
 export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): PageResult {
   const before = scanner.skip(o.offset);
   if (before.lines < o.offset || scanner.atEnd()) {
-    if (before.lines === 0 && o.offset === 0) return { first: 1, shown: 0, total: 0, nextOffset: 0 };
-    throw new LinewiseError('past-end', offsetPastEnd(o.offset, before.lines));
+    if (before.lines === 0 && o.offset === 0 && o.pastEnd === undefined) return { first: 1, shown: 0, total: 0, nextOffset: 0, left: 0 };
+    throw new LinewiseError('past-end', (o.pastEnd ?? ((count) => offsetPastEnd(o.offset, count)))(before.lines));
   }
   const cap = o.maxBytes > 0 ? o.maxBytes : Infinity;
   let n = o.offset + 1;
@@ -129,10 +141,15 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
 
   // Count what remains, reading at most countBytes further; past that the total is unknown.
   let total: number | undefined;
-  const tooFar = o.inputSize !== undefined && o.inputSize - scanner.offset > o.countBytes;
+  let left: number | undefined;
+  const pending = pendingLine ? 1 : 0;
+  const want = o.countTo === undefined ? Infinity : Math.max(0, o.countTo - (o.offset + shown) - pending);
+  // Only to the end of the file: when more than countBytes remain the count cannot succeed.
+  const tooFar = o.countTo === undefined && o.inputSize !== undefined && o.inputSize - scanner.offset > o.countBytes;
   if (!tooFar && (!cut || cut.length !== undefined)) {
-    const rest = scanner.skip(Infinity, o.countBytes);
-    if (rest.eof) total = o.offset + shown + (pendingLine ? 1 : 0) + rest.lines;
+    const rest = scanner.skip(want, o.countBytes);
+    if (rest.eof) total = o.offset + shown + pending + rest.lines;
+    if (rest.eof || rest.lines === want) left = pending + rest.lines;
   }
-  return { first: o.offset + 1, shown, total, nextOffset: o.offset + shown, ...(cut ? { cut } : {}) };
+  return { first: o.offset + 1, shown, total, nextOffset: o.offset + shown, left, ...(cut ? { cut } : {}) };
 }

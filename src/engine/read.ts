@@ -6,7 +6,9 @@ import { LinewiseError, withPath } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
 import { countRest, readRange } from '../core/read-range.js';
+import { readLast } from '../core/read-last.js';
 import { readPage, rowPrefixLength } from '../core/read-page.js';
+import { pastEnd, rangeProblem, withCount } from '../core/ranges.js';
 import type { InputSource } from '../io/input.js';
 import { fdReader } from '../io/streams.js';
 import { decodeNote, type OpenedText, openText } from '../io/text.js';
@@ -56,24 +58,57 @@ export interface InputFacts {
   notes: string[];
 }
 
+/** Options of {@link readLines}: what to read, and a budget on what it prints. */
+export interface ReadLinesOptions extends ReadOptions {
+  /**
+   * Cap on the bytes of the rows (`<n>\t` included; the CLI's `--max-bytes`), 0 or undefined for
+   * none: the rows stop before a line that would overflow it, and a first line longer than the
+   * cap is cut. The summary's `next` then says where to go on.
+   */
+  maxBytes?: number;
+  /** when the cap stops the rows, how far to read on (bytes) to count the lines left; default 8 MiB */
+  countBytes?: number;
+}
+
 /** What `readLinesTo` read. */
 export interface ReadSummary extends InputFacts {
   start: number;
   /** rows handed to the sink */
   shown: number;
+  /** the line to go on from, when `maxBytes` stopped the rows before END (or the end) */
+  next?: number;
+  /** lines from `next` to END (or to the end) not shown; undefined when counting them stopped at `countBytes` */
+  left?: number | undefined;
+  /** the line shown cut, when it alone was longer than `maxBytes` */
+  cut?: { line: number; shown: number; length: number | undefined };
 }
 
 /**
  * Hands lines `start` to `end` (1-based, inclusive) of the file at `path` to `sink`, as
  * `linewise readlines` prints them. `end` omitted: to the last line; `end` past the last line
- * clamps. Reads no further into the file than `end`.
+ * clamps. Reads no further into the file than `end` (under `maxBytes`, a bounded count of the
+ * lines left may read on to `end`, never past it).
  */
-export function readLinesTo(sink: RowSink, path: string, start: number, end?: number, options: ReadOptions = {}): ReadSummary {
+export function readLinesTo(sink: RowSink, path: string, start: number, end?: number, options: ReadLinesOptions = {}): ReadSummary {
   const first = v.count(start, 'START');
   const last = end === undefined ? undefined : v.count(end, 'END');
+  const maxBytes = v.optionalCount(options.maxBytes, 'maxBytes') ?? 0;
+  const countBytes = v.optionalCount(options.countBytes, 'countBytes') ?? PAGE_DEFAULTS.countBytes;
+  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
   return withText(path, options, sink, (t) => {
-    const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
-    return { ...facts(t), start: first, shown };
+    if (maxBytes === 0) {
+      const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
+      return { ...facts(t), start: first, shown };
+    }
+    const problem = rangeProblem({ start: first, end: last });
+    if (problem) throw new LinewiseError('bad-range', withCount(problem, countRest(t.scanner)));
+    const r = readPage(
+      t.scanner,
+      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: (n) => rowPrefixLength(n, anchored), countTo: last, pastEnd: (count) => pastEnd(first, count) },
+      sink,
+    );
+    const stopped = r.left === undefined || r.left > 0;
+    return { ...facts(t), start: first, shown: r.shown, ...(stopped ? { next: first + r.shown, left: r.left } : {}), ...(r.cut ? { cut: r.cut } : {}) };
   });
 }
 
@@ -92,8 +127,8 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
  * console.log(hit.line, hit.text, JSON.stringify(hit.terminator)); // 42 'const x = 1;' "\r\n"
  * ```
  */
-export function readLines(path: string, start: number, end?: number, options: ReadOptions = {}): Line[] {
-  const o = v.options<ReadOptions>(options, 'options');
+export function readLines(path: string, start: number, end?: number, options: ReadLinesOptions = {}): Line[] {
+  const o = v.options<ReadLinesOptions>(options, 'options');
   const sink = new LineCollector(v.string(path, 'path'), v.optionalBoolean(o.anchor, 'anchor') === true);
   readLinesTo(sink, path, start, end, o);
   return sink.lines;
@@ -129,6 +164,8 @@ export interface PageSummary extends InputFacts {
   nextOffset: number | undefined;
   /** the line shown cut, when a single line was longer than `maxBytes`: bytes shown and full length (undefined if not measured) */
   cut?: { line: number; shown: number; length: number | undefined };
+  /** under `last`: lines of the last N left out at the top because `maxBytes` could not hold them */
+  dropped?: number;
 }
 
 /**
@@ -146,7 +183,10 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
   const last = v.optionalCount(options.last, 'last', 1);
   if (last !== undefined) {
     if (options.offset !== undefined) throw new LinewiseError('usage', 'give --last or --offset, not both: --last N is the page that ends at the last line');
-    Object.assign(o, { offset: Math.max(0, countLines(path, options) - last), limit: last });
+    if (options.limit !== undefined) throw new LinewiseError('usage', 'give --last or --limit, not both: --last N is the page of the last N lines');
+    const total = countLines(path, options);
+    if (total > 0 && o.maxBytes > 0) return lastPage(sink, path, options, { total, want: last, maxBytes: o.maxBytes });
+    Object.assign(o, { offset: Math.max(0, total - last), limit: last });
   }
   return withText(path, options, sink, (t) => {
     const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
@@ -155,6 +195,18 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
     if (r.total === 0) f.notes.unshift('the file is empty');
     const more = r.total === undefined || r.total > r.nextOffset;
     return { ...f, offset: o.offset, first: r.first, shown: r.shown, total: r.total, nextOffset: more ? r.nextOffset : undefined, ...(r.cut ? { cut: r.cut } : {}) };
+  });
+}
+
+/**
+ * The last `want` lines within the byte cap: always ending at the last line, with as many of
+ * the N as fit (`dropped`: the others, at the top).
+ */
+function lastPage(sink: RowSink, path: string, options: ReadOptions, o: { total: number; want: number; maxBytes: number }): PageSummary {
+  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
+  return withText(path, options, sink, (t) => {
+    const r = readLast(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored) }, sink);
+    return { ...facts(t), offset: r.first - 1, first: r.first, shown: r.shown, total: o.total, nextOffset: undefined, dropped: r.dropped, ...(r.cut ? { cut: r.cut } : {}) };
   });
 }
 

@@ -6,6 +6,7 @@ import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { compilePatterns, type CompiledPattern } from '../core/pattern.js';
 import { matchRanges } from '../core/match-ranges.js';
 import { LineSearcher, type MatchSink } from '../core/searcher.js';
+import { parseTemplate } from '../core/substitute.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { DeadlineExceeded, MAX_DEADLINE_MS, runWithDeadline } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
@@ -13,7 +14,8 @@ import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
 import type { SearchTarget } from '../io/walk.js';
 import { loadEncoding } from './encodings.js';
 import { type GrepItem, grepInputs } from './grep-inputs.js';
-import { inputSource, type ReadOptions } from './read.js';
+import { type GrepCursor, type GrepCutOff, GrepOutput, type GrepReport, parseCursor, type RowTarget } from './grep-output.js';
+import { inputSource, PAGE_DEFAULTS, type ReadOptions } from './read.js';
 import { type Line, toLine } from './results.js';
 import * as v from './validate.js';
 
@@ -25,6 +27,8 @@ export interface GrepOptions extends ReadOptions {
   fixedStrings?: boolean;
   /** match whole words only (`-w`) */
   wordRegexp?: boolean;
+  /** the pattern must match the whole line (`-x`) */
+  lineRegexp?: boolean;
   /** select the lines that do not match (`-v`); their `submatches` are empty */
   invertMatch?: boolean;
   /** stop after this many selected lines per file (`-m`) */
@@ -50,14 +54,34 @@ export interface GrepOptions extends ReadOptions {
   timeout?: number;
   /** cancels the search (checked between slices of a few hundred milliseconds) */
   signal?: AbortSignal;
+  /**
+   * At most this many rows (selected lines and their context) across all files (`--max-rows`):
+   * past it the search only counts what it leaves out, and `cutOff` says where to go on.
+   */
+  maxRows?: number;
+  /**
+   * At most this many bytes of rows, as the CLI prints them (`--max-bytes`; 0: no bound). A
+   * first row longer than that is shown cut (`cut: true`).
+   */
+  maxBytes?: number;
+  /** once a budget is spent, how many more bytes to search to count what it left out; default 8 MiB */
+  countBytes?: number;
+  /**
+   * Resume after a row (`--after`): `PATH:LINE` (or `PATH:end`), as `cutOff.after` gives it. The
+   * inputs before PATH are not searched again; in PATH, rows up to LINE are not shown.
+   */
+  after?: string;
 }
 
-/** How a search reports (the CLI's -c and -l): `counts` and `files` never call match or context. */
-export type GrepReport = 'lines' | 'counts' | 'files';
+export type { GrepCursor, GrepCutOff, GrepReport } from './grep-output.js';
 
 /** Options of {@link grepTo} beyond the library's. */
 export interface GrepRunOptions extends GrepOptions {
   report?: GrepReport;
+  /** each match its own row (`-o`); a reporter then receives `part` instead of `match` */
+  onlyMatching?: boolean;
+  /** rows with each match replaced by this (`--replace`: `$1`, `${name}`, `$$` as in rg) */
+  replace?: string;
   /** rows name their file: true always (`-H`), false never; default when several inputs are searched */
   withFilename?: boolean;
   /** scanner buffer size (tests) */
@@ -73,10 +97,11 @@ export interface GrepSetup {
 }
 
 /**
- * Where a grep run reports: the rows (a MatchSink), each input's start and end, and its
- * problems. The CLI prints them; the library collects them as data.
+ * Where a grep run reports: the rows (a MatchSink, plus -o parts, cut rows and the file rows of
+ * -c and -l), each input's start and end, and its problems. The CLI prints them; the library
+ * collects them as data.
  */
-export interface GrepReporter extends MatchSink {
+export interface GrepReporter extends RowTarget {
   /** called once, before anything else */
   begin(setup: GrepSetup): void;
   /** the rows that follow are from this input */
@@ -99,6 +124,8 @@ export interface GrepSummary {
   errors: number;
   /** every input was searched (false when the search stopped at its deadline) */
   complete: boolean;
+  /** what a budget (`maxRows`, `maxBytes`) left out, and where to go on; undefined when nothing */
+  cutOff?: GrepCutOff;
 }
 
 /** Seconds a stretch of searching may run before the pattern is blamed (see --timeout). */
@@ -131,23 +158,21 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   if (list.length === 0) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
   const encoding = v.optionalString(o.encoding, 'encoding');
   const timeout = timeoutMs(o.timeout);
-  const search: SearchSettings = {
-    // Rows from a pipe go out before each read that may wait, so `tail -f log | grep` is live.
-    source: { ...inputSource(o), beforeWait: () => reporter.flush?.() },
-    allowBinary: v.optionalBoolean(o.text, 'text'),
-    encoding,
-    bufferSize: o.bufferSize ?? GREP_BUFFER,
-    invert: v.optionalBoolean(o.invertMatch, 'invertMatch') === true,
-    maxCount: o.report === 'files' ? 1 : v.optionalCount(o.maxCount, 'maxCount', 1),
-    before: v.optionalCount(o.beforeContext, 'beforeContext') ?? v.optionalCount(o.context, 'context') ?? 0,
-    after: v.optionalCount(o.afterContext, 'afterContext') ?? v.optionalCount(o.context, 'context') ?? 0,
-    noNumbers: o.report === 'counts' || o.report === 'files',
-  };
+  const report = o.report ?? 'lines';
+  const search = searchSettings(o, encoding, report, reporter);
   const pattern = await compilePatterns(list, {
     ignoreCase: v.optionalBoolean(o.ignoreCase, 'ignoreCase'),
     fixed: v.optionalBoolean(o.fixedStrings, 'fixedStrings'),
     word: v.optionalBoolean(o.wordRegexp, 'wordRegexp'),
+    line: v.optionalBoolean(o.lineRegexp, 'lineRegexp'),
   });
+  const template = o.replace === undefined ? undefined : parseTemplate(v.string(o.replace, 'replace'));
+  const cursor = o.after === undefined ? undefined : parseCursor(v.string(o.after, 'after'));
+  const budget = {
+    maxRows: v.optionalCount(o.maxRows, 'maxRows', 1),
+    maxBytes: v.optionalCount(o.maxBytes, 'maxBytes'),
+    countBytes: v.optionalCount(o.countBytes, 'countBytes') ?? PAGE_DEFAULTS.countBytes,
+  };
   if (encoding !== undefined) await loadEncoding(encoding);
   const pathList = v.strings(paths, 'paths');
   const walk = {
@@ -159,10 +184,12 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const signal = v.optionalSignal(o.signal);
   const items = await grepInputs(search.source.cwd, pathList, walk);
   const withPath = v.optionalBoolean(o.withFilename, 'withFilename') ?? (pathList.length !== 1 || items.multi);
-  const ranges = search.invert ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
+  // Under -v a selected line holds no match; a replaced line's matches are not where they were.
+  const ranges = search.invert || template !== undefined ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
   reporter.begin({ withPath, ranges });
-  const sink = o.report === 'counts' || o.report === 'files' ? new CountOnly(reporter) : reporter;
-  const run = new GrepRun(pattern, items.list, search, sink);
+  const onlyMatching = v.optionalBoolean(o.onlyMatching, 'onlyMatching') === true;
+  const output = new GrepOutput(reporter, { report, withPath, pattern, onlyMatching, template, budget, resumes: cursor !== undefined });
+  const run = new GrepRun(pattern, items.list, search, reporter, output, cursor);
   const explicitTimeout = o.timeout !== undefined;
   for (;;) {
     // Pipes wait on their writer: the deadline covers them only when asked for (--timeout).
@@ -194,30 +221,23 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   return run.finish();
 }
 
-/** Under -c and -l the reporter hears of inputs and counts, never of rows. */
-class CountOnly implements GrepReporter {
-  constructor(private readonly r: GrepReporter) {}
-  begin(setup: GrepSetup): void {
-    this.r.begin(setup);
-  }
-  match(): void {}
-  context(): void {}
-  gap(): void {}
-  file(display: string): void {
-    this.r.file(display);
-  }
-  endFile(display: string, selected: number): void {
-    this.r.endFile(display, selected);
-  }
-  error(e: LinewiseError, display: string | undefined): void {
-    this.r.error(e, display);
-  }
-  note(message: string, display: string | undefined): void {
-    this.r.note(message, display);
-  }
-  flush(): void {
-    this.r.flush?.();
-  }
+/** How each input is searched, from the options. */
+function searchSettings(o: Partial<GrepRunOptions>, encoding: string | undefined, report: GrepReport, reporter: GrepReporter): SearchSettings {
+  // One selected line settles -l, --files-without-match and -q for a file; -c and -l need no line numbers.
+  const oneDoes = report === 'files' || report === 'files-without' || report === 'quiet';
+  return {
+    // Rows from a pipe go out before each read that may wait, so `tail -f log | grep` is live.
+    source: { ...inputSource(o), beforeWait: () => reporter.flush?.() },
+    allowBinary: v.optionalBoolean(o.text, 'text'),
+    encoding,
+    bufferSize: o.bufferSize ?? GREP_BUFFER,
+    invert: v.optionalBoolean(o.invertMatch, 'invertMatch') === true,
+    maxCount: oneDoes ? 1 : v.optionalCount(o.maxCount, 'maxCount', 1),
+    before: v.optionalCount(o.beforeContext, 'beforeContext') ?? v.optionalCount(o.context, 'context') ?? 0,
+    after: v.optionalCount(o.afterContext, 'afterContext') ?? v.optionalCount(o.context, 'context') ?? 0,
+    noNumbers: report !== 'lines',
+    quiet: report === 'quiet',
+  };
 }
 
 /** How each input is opened and searched. */
@@ -231,6 +251,8 @@ interface SearchSettings {
   before: number;
   after: number;
   noNumbers: boolean;
+  /** -q: status only */
+  quiet: boolean;
 }
 
 /** The file being searched. */
@@ -245,16 +267,20 @@ class GrepRun {
   private readonly iter: Iterator<GrepItem>;
   private peeked: IteratorResult<GrepItem> | undefined;
   private cur: Current | undefined;
-  private selectedAny = false;
   errors = 0;
+  /** the cursor's input is not reached yet: inputs before it are passed over unopened */
+  private seeking: boolean;
 
   constructor(
     private readonly pattern: CompiledPattern,
     items: Iterable<GrepItem>,
     private readonly o: SearchSettings,
     private readonly reporter: GrepReporter,
+    private readonly output: GrepOutput,
+    private readonly cursor: GrepCursor | undefined,
   ) {
     this.iter = items[Symbol.iterator]();
+    this.seeking = cursor !== undefined;
   }
 
   private peek(): IteratorResult<GrepItem> {
@@ -279,14 +305,16 @@ class GrepRun {
 
   /** Searches until `until` (a performance.now() time); true when every input is done. */
   step(until: number): boolean {
+    const output = this.output;
     for (;;) {
+      if (output.state === 'done') return true; // -q found a line, or the count past a budget reached its bound
       if (!this.cur && !this.openNext()) return true;
       const cur = this.cur!;
       let stopped = false;
       let finished: boolean;
       try {
         finished = cur.text.scanner.scanBlocks((buf, start, end, ends) => {
-          if (cur.searcher.visitor(buf, start, end, ends) === false) {
+          if (cur.searcher.visitor(buf, start, end, ends) === false || output.state === 'done' || !output.scanned(end - start)) {
             stopped = true;
             return false;
           }
@@ -303,6 +331,15 @@ class GrepRun {
     }
   }
 
+  /** The item is the cursor's input, or one before it (passed over); false once the cursor is reached. */
+  private passOver(item: GrepItem): boolean {
+    if (!this.seeking) return false;
+    if ('error' in item || item.display !== this.cursor!.path) return true;
+    this.seeking = false;
+    // -c and -l resume after the whole file: their rows are files
+    return this.cursor!.line === 'end' || this.o.noNumbers;
+  }
+
   /** Opens the next input; false when none is left. Problems are reported in their turn. */
   private openNext(): boolean {
     for (;;) {
@@ -310,6 +347,7 @@ class GrepRun {
       this.peeked = undefined;
       if (next.done) return false;
       const item = next.value;
+      if (this.passOver(item)) continue;
       if ('error' in item) {
         if (item.note) this.reporter.note(item.error.message, item.error.path);
         else this.fail(item.error, item.error.path ?? '.');
@@ -327,7 +365,11 @@ class GrepRun {
         this.fail(e, item.display);
         continue;
       }
-      const searcher = new LineSearcher(this.pattern, this.reporter, {
+      if (!this.output.chargeFile(text.input.size)) {
+        text.input.close();
+        return false;
+      }
+      const searcher = new LineSearcher(this.pattern, this.output.sink, {
         invert: this.o.invert,
         ...(this.o.maxCount !== undefined ? { maxCount: this.o.maxCount } : {}),
         before: this.o.before,
@@ -337,6 +379,8 @@ class GrepRun {
       });
       this.cur = { target: item, text, searcher };
       this.reporter.file(item.display);
+      const cursorLine = this.cursor?.path === item.display && typeof this.cursor.line === 'number' ? this.cursor.line : 0;
+      this.output.beginFile(item.display, cursorLine);
       return true;
     }
   }
@@ -344,7 +388,7 @@ class GrepRun {
   private endFile(cur: Current): void {
     this.closeCurrent();
     const n = cur.searcher.selected;
-    if (n > 0) this.selectedAny = true;
+    this.output.endFile(cur.target.display, n);
     this.reporter.endFile(cur.target.display, n);
   }
 
@@ -368,8 +412,14 @@ class GrepRun {
   }
 
   finish(): GrepSummary {
-    if (this.errors > 0) return { status: Exit.usage, errors: this.errors, complete: true };
-    return { status: this.selectedAny ? Exit.ok : Exit.noMatch, errors: 0, complete: true };
+    if (this.seeking) {
+      throw new LinewiseError('bad-cursor', `--after: ${this.cursor!.path} is not among the inputs this search reaches (renamed or deleted since?); search again without --after`);
+    }
+    const cutOff = this.output.cutOff();
+    const found = this.output.found;
+    // -q: a line found is success even after an error, as in grep and rg
+    const status = this.errors > 0 && !(found && this.o.quiet) ? Exit.usage : found ? Exit.ok : Exit.noMatch;
+    return { status, errors: this.errors, complete: true, ...(cutOff ? { cutOff } : {}) };
   }
 }
 
@@ -417,6 +467,8 @@ export interface GrepResult {
   notes: { path: string | undefined; message: string }[];
   /** the CLI's exit status: 0 a line selected, 1 none, 2 when `errors` is not empty */
   status: ExitCode;
+  /** what `maxRows` or `maxBytes` left out, and the `after` to go on with; undefined when nothing */
+  cutOff?: GrepCutOff;
 }
 
 /**
@@ -441,8 +493,8 @@ export interface GrepResult {
 export async function grep(pattern: string | readonly string[], paths: string | readonly string[] = [], options: GrepOptions = {}): Promise<GrepResult> {
   const o = v.options<GrepOptions>(options, 'options');
   const collector = new Collector(v.optionalBoolean(o.anchor, 'anchor') === true);
-  const { status } = await grepTo(collector, pattern, paths, o);
-  return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, status };
+  const { status, cutOff } = await grepTo(collector, pattern, paths, o);
+  return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, status, ...(cutOff ? { cutOff } : {}) };
 }
 
 /** Keeps what the CLI would print as data. */
@@ -474,6 +526,10 @@ class Collector implements GrepReporter {
   }
 
   gap(): void {}
+
+  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number): void {
+    this.lines.push({ ...toLine(this.path, line, buf, start, end), kind, submatches: [], cut: true });
+  }
 
   endFile(display: string, selected: number): void {
     this.files.push({ path: display, selected });

@@ -1,6 +1,8 @@
 // What a finished (or refused) edit prints: the current lines of a stale edit, the near matches of
 // an old text not found, receipts, and the --json records; shared by the CLI and the MCP server.
 
+import { isUtf8 } from 'node:buffer';
+import { terminatorOf } from '../core/terminators.js';
 import { quoteRowPath } from '../core/path-names.js';
 import type { ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { StaleEditError } from '../engine/stale.js';
@@ -52,12 +54,14 @@ export function printReceipts(out: Output, result: ReplaceResult, withPaths: boo
   }
 }
 
-/** `--json` of an edit: a record per file (with its receipt and relocation), then a summary. */
+/** `--json` of an edit: a record per file (with its receipt, relocation, dry run's diff), then a summary. */
 export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean): void {
   for (const f of result.files) {
     const record = fileChangeRecord(f);
     if (f.relocated) record.relocated = f.relocated;
     if (f.created !== undefined) record.created = f.created;
+    // a dry run's diff: text, or base64 `diff_bytes` when it is not UTF-8
+    if (f.diff) Object.assign(record, isUtf8(f.diff) ? { diff: f.diff.toString('utf8') } : { diff_bytes: f.diff.toString('base64') });
     if (f.receipt) {
       record.receipt = {
         rows: f.receipt.regions.map((g) => g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length) }))),

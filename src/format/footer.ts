@@ -1,6 +1,7 @@
 // The page footer: the text that says what a page showed and the offset to read next.
 
 import { plural } from '../core/errors.js';
+import type { GrepCutOff } from '../engine/grep-output.js';
 
 /** What a page footer reports. `total` is undefined when the count stopped at its bound. */
 export interface FooterInfo {
@@ -11,6 +12,11 @@ export interface FooterInfo {
   total: number | undefined;
   /** a line shown cut: its number, bytes shown and full length (undefined if not counted) */
   cut?: { line: number; shown: number; length: number | undefined; path: string; options?: string[] };
+  /** `--last N`: lines of the N left out at the top because the byte cap could not hold them */
+  dropped?: number | undefined;
+  /** the file, for the command that reads the dropped lines */
+  path?: string;
+  options?: string[];
 }
 
 /**
@@ -23,7 +29,8 @@ export function pageFooter(f: FooterInfo): string | undefined {
   const next = last; // the next offset is the number of lines before the next unread one
   const remaining = f.total === undefined ? undefined : f.total - last;
   const more = remaining === undefined || remaining > 0;
-  if (!more && !f.cut) return undefined;
+  const dropped = f.dropped ?? 0;
+  if (!more && !f.cut && dropped === 0) return undefined;
   let text = `[Read ${plural(f.shown)} (lines ${f.first}-${last}`;
   if (remaining !== undefined) {
     text += ` of ${f.total} total).`;
@@ -31,15 +38,33 @@ export function pageFooter(f: FooterInfo): string | undefined {
   } else {
     text += `). More lines remain from offset ${next}.`;
   }
-  if (f.cut) {
-    const len = f.cut.length === undefined ? 'more than' : 'of';
-    const total = f.cut.length === undefined ? `${f.cut.shown}` : `${f.cut.length}`;
+  if (dropped > 0) {
+    const from = f.first - dropped;
+    const them = dropped === 1 ? `line ${from}` : `lines ${from}-${f.first - 1}`;
     text +=
-      ` Line ${f.cut.line} was cut at ${f.cut.shown} ${len} ${total} bytes;` +
-      ` read it whole with: linewise readlines ${shellWord(f.cut.path.startsWith('-') && f.cut.path !== '-' ? `./${f.cut.path}` : f.cut.path)} ${f.cut.line} ${f.cut.line}` +
-      (f.cut.options ?? []).map((o) => ` ${shellWord(o)}`).join('');
+      ` The ${plural(dropped)} before ${f.shown === 1 ? 'it' : 'them'} (${them}) did not fit --max-bytes;` +
+      ` read ${dropped === 1 ? 'it' : 'them'} with: linewise readlines ${shellWord(f.path ?? '-')} ${from} ${f.first - 1}` +
+      (f.options ?? []).map((o) => ` ${shellWord(o)}`).join('') +
+      (f.cut ? '.' : '');
   }
+  if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, f.cut.options ?? [])}`;
   return text + ']';
+}
+
+/**
+ * The sentence of every footer about a line shown cut: `Line 17 was cut at 65530 of 104857600
+ * bytes; read it whole with: linewise readlines FILE 17 17` (`of FILE` after the number when
+ * the rows name several files).
+ */
+function cutSentence(cut: { line: number; shown: number; length: number | undefined }, path: string, options: readonly string[], namePath = false): string {
+  const of = cut.length === undefined ? `more than ${cut.shown}` : `of ${cut.length}`;
+  // a file named like an option is named "./-x", so the command reads it as a file
+  const file = path.startsWith('-') && path !== '-' ? `./${path}` : path;
+  return (
+    `Line ${cut.line}${namePath ? ` of ${path}` : ''} was cut at ${cut.shown} ${of} bytes;` +
+    ` read it whole with: linewise readlines ${shellWord(file)} ${cut.line} ${cut.line}` +
+    options.map((o) => ` ${shellWord(o)}`).join('')
+  );
 }
 
 /**
@@ -51,4 +76,67 @@ function shellWord(word: string): string {
   if (/^[\w./@%+=:,-]+$/.test(word)) return word;
   if (!/[\x00-\x1f\x7f]/.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
   return `$'${word.replace(/[\x00-\x1f\x7f'\\]/g, (c) => (c === "'" || c === '\\' ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}'`;
+}
+
+/** grep's footer: the cut-off, and whether the rows are files (-c, -l, --files-without-match). */
+export interface GrepFooterInfo extends GrepCutOff {
+  fileRows: boolean;
+}
+
+/**
+ * grep's footer when a budget (--max-rows, --max-bytes) cut its output, e.g.
+ * `[Read 7 of 23 matching lines (in 2 of 6 files). Run the same command with --after a.txt:17 to go on.]`.
+ * The counts are of what follows the cursor the search started from; "more remain" when
+ * counting stopped at its bound.
+ */
+export function grepFooter(f: GrepFooterInfo): string {
+  let text: string;
+  if (f.fileRows) {
+    text = f.total === undefined ? `[Read ${plural(f.shown, 'file')}; more remain.` : `[Read ${f.shown} of ${plural(f.total, 'file')}.`;
+  } else {
+    const lines =
+      f.total === undefined || f.totalFiles === undefined
+        ? `${plural(f.shown, 'matching line')} (in ${plural(f.files, 'file')}); more remain`
+        : `${f.shown} of ${plural(f.total, 'matching line')} (in ${f.files} of ${plural(f.totalFiles, 'file')})`;
+    text = f.rows === f.shown ? `[Read ${lines}.` : `[Read ${plural(f.rows, 'row')}: ${lines}.`;
+  }
+  text += ` Run the same command with --after ${shellWord(f.after)} to go on.`;
+  if (f.matches) {
+    const m = f.matches;
+    text += ` Line ${m.line} of ${m.path}: ${m.shown} of its ${m.total} matches shown; read it whole with: linewise readlines ${shellWord(m.path)} ${m.line} ${m.line}`;
+  } else if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, [], true)}`;
+  return text + ']';
+}
+
+/** What readlines' footer reports when --max-bytes stopped the rows before END. */
+export interface ReadlinesFooterInfo {
+  path: string;
+  first: number;
+  shown: number;
+  /** the END asked for (undefined: to the end of the file) */
+  end: number | undefined;
+  /** the line to go on from; undefined when only a cut line is to report */
+  next: number | undefined;
+  /** lines not shown, up to END; undefined when not counted */
+  left: number | undefined;
+  maxBytes: number;
+  cut?: { line: number; shown: number; length: number | undefined } | undefined;
+  /** options the commands in the footer need (`--encoding NAME`) */
+  options: string[];
+}
+
+/**
+ * readlines' footer when --max-bytes stopped its rows, e.g.
+ * `[Read 3 lines (lines 10-12); 8 more lines did not fit --max-bytes 100. Go on with: linewise readlines f.txt 13 20 --max-bytes 100]`.
+ */
+export function readlinesFooter(f: ReadlinesFooterInfo): string {
+  const opts = f.options.map((o) => ` ${shellWord(o)}`).join('');
+  let text = `[Read ${plural(f.shown)} (lines ${f.first}-${f.first + f.shown - 1})`;
+  if (f.next !== undefined) {
+    const more = f.left === undefined ? 'more lines' : `${f.left} more ${f.left === 1 ? 'line' : 'lines'}`;
+    const go = `linewise readlines ${shellWord(f.path)} ${f.next}${f.end === undefined ? '' : ` ${f.end}`} --max-bytes ${f.maxBytes}${opts}`;
+    text += `; ${more} did not fit --max-bytes ${f.maxBytes}. Go on with: ${go}`;
+  } else text += '.';
+  if (f.cut) text += `${f.next !== undefined ? ';' : ''} ${cutSentence(f.cut, f.path, f.options)}`;
+  return text + ']';
 }

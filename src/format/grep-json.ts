@@ -27,13 +27,17 @@ export interface GrepStats {
 }
 
 /**
- * ripgrep-shaped JSON Lines. `lines` holds the text without its terminator (or base64
- * `bytes`), `terminator` the terminator, and each submatch its byte range in the line.
+ * ripgrep-shaped JSON Lines, field for field where rg has the field: `lines` holds the line with
+ * its terminator, as text (or base64 `bytes` when it is not UTF-8), and each submatch its byte
+ * range in the line. Extra: `terminator` beside `lines`, `cut` on a row the byte budget cut,
+ * `errors` in the summary's stats and `cut_off` in its data. Left out: rg's timings, byte counts
+ * and `absolute_offset`.
  */
 export class JsonGrep implements MatchSink {
   private path = '';
   private begun = false;
   private fileLines = 0;
+  private fileMatches = 0;
   readonly stats: GrepStats = { searches: 0, searches_with_match: 0, matched_lines: 0, matches: 0 };
 
   constructor(
@@ -48,6 +52,7 @@ export class JsonGrep implements MatchSink {
     this.path = path;
     this.begun = false;
     this.fileLines = 0;
+    this.fileMatches = 0;
     this.stats.searches++;
   }
 
@@ -68,6 +73,7 @@ export class JsonGrep implements MatchSink {
       end: e,
     }));
     this.stats.matches += submatches.length;
+    this.fileMatches += submatches.length;
     this.record('match', line, buf, start, end, submatches);
   }
 
@@ -78,21 +84,33 @@ export class JsonGrep implements MatchSink {
 
   gap(): void {}
 
-  private record(type: string, line: number, buf: Buffer, start: number, end: number, submatches: object[]): void {
-    const { terminator, ...lines } = lineFields(buf, start, end);
+  private record(type: string, line: number, buf: Buffer, start: number, end: number, submatches: object[], extra: object = {}): void {
+    const { terminator } = lineFields(buf, start, end);
     writeRecord(this.out, {
       type,
-      data: { path: pathData(this.path), lines, terminator, line_number: line, ...(this.anchor ? { anchor: anchorField(this.anchor, buf, start, end).slice(1) } : {}), submatches },
+      data: { path: pathData(this.path), lines: data(buf.subarray(start, end)), line_number: line, ...(this.anchor ? { anchor: anchorField(this.anchor, buf, start, end).slice(1) } : {}), submatches, terminator, ...extra },
     });
+  }
+
+  /** A row the byte budget cut: its first bytes, no terminator, and `cut` with what was shown. */
+  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number): void {
+    this.begin();
+    if (kind === 'match') {
+      this.fileLines++;
+      this.stats.matched_lines++;
+    }
+    this.record(kind, line, buf, start, end, [], { cut: { shown: end - start, length } });
   }
 
   /** Ends the current file: an `end` record if it printed anything. */
   endFile(): void {
     if (!this.begun) return;
-    writeRecord(this.out, { type: 'end', data: { path: pathData(this.path), stats: { matched_lines: this.fileLines } } });
+    const stats = { searches: 1, searches_with_match: 1, matched_lines: this.fileLines, matches: this.fileMatches };
+    writeRecord(this.out, { type: 'end', data: { path: pathData(this.path), binary_offset: null, stats } });
   }
 
-  summary(errors: number): void {
-    writeRecord(this.out, { type: 'summary', data: { stats: { ...this.stats, errors } } });
+  /** The last record: totals, errors, and what a budget left out (`cut_off`, the footer as data). */
+  summary(errors: number, cutOff?: object): void {
+    writeRecord(this.out, { type: 'summary', data: { stats: { ...this.stats, errors }, ...(cutOff ? { cut_off: cutOff } : {}) } });
   }
 }

@@ -1,7 +1,7 @@
 // grep's text printer: rows (`[path<TAB|NUL>]n[#anchor]<TAB>line`, the path quoted when it must
 // be), `--` between context groups, and the lines of -c (counts) and -l (file names).
 
-import { GROUP_SEPARATOR } from '../core/parse-rows.js';
+import { CUT_MARK, GROUP_SEPARATOR } from '../core/parse-rows.js';
 import { pathToBytes, quotePath, quoteRowPath } from '../core/path-names.js';
 import type { MatchSink } from '../core/searcher.js';
 import { terminatorLength } from '../core/terminators.js';
@@ -90,6 +90,29 @@ export class TextGrep implements MatchSink {
 
   gap(): void {
     if (this.printed) this.out.text(`${this.o.noteStyle.note(GROUP_SEPARATOR)}\n`);
+  }
+
+  /**
+   * -o: one match, `[path<TAB>]n:column<TAB>match\n`. The number is not a line number alone, so
+   * `replace --rows` refuses the row: a part of a line written back would replace the whole line.
+   */
+  part(line: number, column: number, buf: Buffer, start: number, end: number): void {
+    this.printed = true;
+    this.out.bytes(this.prefixBytes);
+    this.out.text(`${this.o.rowStyle.number(`${line}:${column}`)}\t`);
+    if (this.open.length > 0) this.out.text(this.o.rowStyle.match(buf.toString('utf8', start, end)));
+    else this.out.bytes(buf, start, end);
+    this.out.text('\n');
+  }
+
+  /** A row the byte budget cut: `n[cut]<TAB>` and its first bytes (refused by `replace --rows`). */
+  cutRow(line: number, buf: Buffer, start: number, end: number, column?: number): void {
+    this.printed = true;
+    const n = column === undefined ? String(line) : `${line}:${column}`;
+    this.out.bytes(this.prefixBytes);
+    this.out.text(`${this.o.rowStyle.number(n)}${CUT_MARK}\t`);
+    this.out.bytes(buf, start, end);
+    this.out.text('\n');
   }
 
   private head(line: number, buf: Buffer, start: number, end: number): void {

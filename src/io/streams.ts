@@ -17,6 +17,12 @@ export interface Io {
   /** standard input, read synchronously */
   stdin: ReadFn;
   stdinIsTTY: boolean;
+  /**
+   * Standard input holds data to read: a file, a pipe or a socket, not a terminal and not a
+   * device such as /dev/null (ripgrep's rule). grep with no PATH searches it then, and the
+   * current directory otherwise. Undefined: false.
+   */
+  stdinReadable?: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
   /** map the process's SIGINT, SIGTERM and SIGHUP to cancellation of a write (the real process only) */
@@ -87,6 +93,20 @@ function workingDirectory(): string {
   }
 }
 
+/**
+ * ripgrep's rule for "is there something on standard input": a regular file, a pipe or a socket.
+ * A terminal, /dev/null (a character device, what `</dev/null` and a closed descriptor give:
+ * Node reopens a closed fd 0 on /dev/null) and anything else is not.
+ */
+export function isReadableStdin(fd = 0): boolean {
+  try {
+    const st = fs.fstatSync(fd);
+    return st.isFile() || st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** The real process's Io. The working directory is asked for only when a command needs it. */
 export function processIo(): Io {
   let cwd: string | undefined;
@@ -95,6 +115,7 @@ export function processIo(): Io {
     stderr: fdSink(2, process.stderr.isTTY === true),
     stdin: fdReader(0),
     stdinIsTTY: process.stdin.isTTY === true,
+    stdinReadable: isReadableStdin(),
     env: process.env,
     get cwd() {
       cwd ??= workingDirectory();

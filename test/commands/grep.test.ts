@@ -1,22 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRows } from '../../src/core/parse-rows.js';
-import { esc, fixture, MARK, referenceLines, run, tempDir } from '../helpers.js';
+import { esc, fixture, MARK, referenceLines, run, tempDir, writeTree } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
 /** A directory tree from a map of relative paths to contents. */
-function tree(name: string, files: Record<string, string | Buffer>): string {
-  const root = path.join(tmp.dir, name);
-  for (const [rel, bytes] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), bytes);
-  }
-  return root;
-}
+const tree = (name: string, files: Record<string, string | Buffer>): string => writeTree(path.join(tmp.dir, name), files);
 
 describe('grep: matching', () => {
   it('ta$ matches beta\\r\\n in a CRLF file and prints it verbatim', async () => {
@@ -149,12 +143,35 @@ describe('grep: rows and context', () => {
     const p = { text: f };
     expect(records).toEqual([
       JSON.stringify({ type: 'begin', data: { path: p } }),
-      JSON.stringify({ type: 'context', data: { path: p, lines: { text: 'alpha' }, terminator: '\r\n', line_number: 1, submatches: [] } }),
-      JSON.stringify({ type: 'match', data: { path: p, lines: { text: 'beta' }, terminator: '\n', line_number: 2, submatches: [{ match: { text: 'beta' }, start: 0, end: 4 }] } }),
-      JSON.stringify({ type: 'match', data: { path: p, lines: { bytes: Buffer.from('caf\xe9 beta', 'latin1').toString('base64') }, terminator: '', line_number: 3, submatches: [{ match: { text: 'beta' }, start: 5, end: 9 }] } }),
-      JSON.stringify({ type: 'end', data: { path: p, stats: { matched_lines: 2 } } }),
+      JSON.stringify({ type: 'context', data: { path: p, lines: { text: 'alpha\r\n' }, line_number: 1, submatches: [], terminator: '\r\n' } }),
+      JSON.stringify({ type: 'match', data: { path: p, lines: { text: 'beta\n' }, line_number: 2, submatches: [{ match: { text: 'beta' }, start: 0, end: 4 }], terminator: '\n' } }),
+      JSON.stringify({ type: 'match', data: { path: p, lines: { bytes: Buffer.from('caf\xe9 beta', 'latin1').toString('base64') }, line_number: 3, submatches: [{ match: { text: 'beta' }, start: 5, end: 9 }], terminator: '' } }),
+      JSON.stringify({ type: 'end', data: { path: p, binary_offset: null, stats: { searches: 1, searches_with_match: 1, matched_lines: 2, matches: 2 } } }),
       JSON.stringify({ type: 'summary', data: { stats: { searches: 1, searches_with_match: 1, matched_lines: 2, matches: 2, errors: 0 } } }),
     ]);
+  });
+
+  it('--json: every field rg prints, as rg prints it, once rg\'s timings and offsets and our extras are set aside', async () => {
+    const f = tmp.file('json.txt', Buffer.concat([Buffer.from('alpha\r\nbeta\ncaf'), Buffer.from([0xe9]), Buffer.from(' beta')]));
+    // `rg --json -B 1 beta json.txt`, as ripgrep 13.0.0 printed it for this file
+    const RG = [
+      '{"type":"begin","data":{"path":{"text":"json.txt"}}}',
+      '{"type":"context","data":{"path":{"text":"json.txt"},"lines":{"text":"alpha\\r\\n"},"line_number":1,"absolute_offset":0,"submatches":[]}}',
+      '{"type":"match","data":{"path":{"text":"json.txt"},"lines":{"text":"beta\\n"},"line_number":2,"absolute_offset":7,"submatches":[{"match":{"text":"beta"},"start":0,"end":4}]}}',
+      '{"type":"match","data":{"path":{"text":"json.txt"},"lines":{"bytes":"Y2Fm6SBiZXRh"},"line_number":3,"absolute_offset":12,"submatches":[{"match":{"text":"beta"},"start":5,"end":9}]}}',
+      '{"type":"end","data":{"path":{"text":"json.txt"},"binary_offset":null,"stats":{"elapsed":{"secs":0,"nanos":55006,"human":"0.000055s"},"searches":1,"searches_with_match":1,"bytes_searched":21,"bytes_printed":545,"matched_lines":2,"matches":2}}}',
+      '{"data":{"elapsed_total":{"human":"0.030164s","nanos":30164383,"secs":0},"stats":{"bytes_printed":545,"bytes_searched":21,"elapsed":{"human":"0.000055s","nanos":55006,"secs":0},"matched_lines":2,"matches":2,"searches":1,"searches_with_match":1}},"type":"summary"}',
+    ];
+    const theirs = new Set(['absolute_offset', 'elapsed', 'elapsed_total', 'bytes_searched', 'bytes_printed']);
+    const ours = new Set(['terminator', 'errors', 'cut', 'cut_off']);
+    const strip = (v: unknown, drop: Set<string>): unknown =>
+      Array.isArray(v) ? v.map((x) => strip(x, drop)) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !drop.has(k)).map(([k, x]) => [k, strip(x, drop)])) : v;
+    const r = await run(['grep', '--json', '-B', '1', 'beta', 'json.txt'], { cwd: tmp.dir });
+    const mine = r.stdout.toString('utf8').trimEnd().split('\n').map((l) => strip(JSON.parse(l), ours));
+    expect(mine).toEqual(RG.map((l) => strip(JSON.parse(l), theirs)));
+    // and against the rg on this machine, when there is one
+    const live = spawnSync('rg', ['--json', '-B', '1', 'beta', 'json.txt'], { cwd: tmp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (live.status === 0) expect(mine).toEqual(live.stdout.toString('utf8').trimEnd().split('\n').map((l) => strip(JSON.parse(l), theirs)));
   });
 
   it('colors matches, paths and numbers only on a terminal', async () => {

@@ -35,7 +35,7 @@ describe('page', () => {
     const r = await run(['page', f, '--offset', '3']);
     expect(r.status).toBe(2);
     expect(r.stdout.length).toBe(0);
-    expect(r.stderr).toBe(`linewise: ${f}: offset 3 is at or past the end: the file has 3 lines (the last page starts at offset 2)\n`);
+    expect(r.stderr).toBe(`linewise: ${f}: offset 3 is at or past the end: the file has 3 lines (an offset is the number of lines skipped: --offset 2 shows the last line)\n`);
     const e = await run(['page', fixture('empty.txt')]);
     expect(e.status).toBe(0);
     expect(e.stdout.length).toBe(0);

@@ -98,7 +98,7 @@ describe('readlines', () => {
     expect(recs).toEqual([
       { type: 'line', path: fixture('latin1.txt'), line_number: 1, bytes: Buffer.from('caf\xe9', 'latin1').toString('base64'), terminator: '\n' },
       { type: 'line', path: fixture('latin1.txt'), line_number: 2, bytes: Buffer.from('na\xefve', 'latin1').toString('base64'), terminator: '\n' },
-      { type: 'summary', path: fixture('latin1.txt'), start: 1, end: 2, lines: 2, encoding: null, bom: null, invalid_at: null },
+      { type: 'summary', path: fixture('latin1.txt'), start: 1, end: 2, lines: 2, cut: null, encoding: null, bom: null, invalid_at: null },
     ]);
     const c = await run(['readlines', fixture('crlf.txt'), '3', '--json']);
     expect(JSON.parse(c.stdout.toString().split('\n')[0]!)).toMatchObject({ text: 'gamma', terminator: '\r\n' });

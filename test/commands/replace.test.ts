@@ -303,6 +303,20 @@ describe('replace --dry-run', () => {
     const same = await run(['replace', f, '--rows', '-', '--dry-run'], { stdin: '1\ta\n' });
     expect([same.status, same.stdout.length]).toEqual([0, 0]);
   });
+
+  it('with --json prints JSON Lines only: the diff is a field of the file record (base64 when not UTF-8)', async () => {
+    const { f } = file('a\r\nb\r\n');
+    const r = await run(['replace', f, '2', '--text', 'B', '--dry-run', '--json']);
+    const lines = r.stdout.toString('utf8').trimEnd().split('\n');
+    const records = lines.map((l) => JSON.parse(l)); // every line parses
+    expect(records.map((x) => x.type)).toEqual(['file', 'summary']);
+    expect(records[0].diff).toBe(`--- ${f}\n+++ ${f}\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+B\r\n`);
+    expect(records[1]).toMatchObject({ dry_run: true, written: 0 });
+    const latin = file(Buffer.from('caf\xe9\n', 'latin1'));
+    const b = await run(['replace', latin.f, '1', '--text', 'x', '--dry-run', '--json']);
+    const rec = JSON.parse(b.stdout.toString('utf8').split('\n')[0]!);
+    expect(Buffer.from(rec.diff_bytes, 'base64').includes(Buffer.from('-caf\xe9\n', 'latin1'))).toBe(true);
+  });
 });
 
 describe('replace: what the disk keeps', () => {

@@ -20,6 +20,17 @@ describe('compilePatterns', () => {
     expect([w.regex.test('concatenate'), w.regex.test('a cat.'), w.regex.test('écat'), w.regex.test('cat_')]).toEqual([false, true, false, false]);
   });
 
+  it('-x matches the whole line text only, with every pattern, and never as a pure literal', async () => {
+    const x = await compilePatterns(['cat', 'd.g'], { line: true, word: true });
+    expect(['cat', 'a cat', 'cats', 'dog', 'dogs', 'd\rg'].map((s) => x.regex.test(s))).toEqual([true, false, false, true, false, true]);
+    const f = await compilePatterns(['a.b'], { line: true, fixed: true });
+    expect([f.regex.test('a.b'), f.regex.test('xa.b'), f.pureLiteral, f.blockAnyBytes]).toEqual([true, false, false, false]);
+    expect(await lits(['a.b'], { line: true, fixed: true })).toEqual(['a.b']); // still a prefilter
+    // the block form finds the same lines in a block of several
+    const block = (await compilePatterns(['ab'], { line: true })).block!;
+    expect([...'ab\nxab\nab\n'.matchAll(block)].map((m) => m.index)).toEqual([0, 7]);
+  });
+
   it('an invalid pattern is one LinewiseError naming it', async () => {
     const e = await compilePatterns(['(']).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(LinewiseError);

@@ -84,7 +84,7 @@ describe('readPage', () => {
     const c = new Collect();
     const r = readPage(scanner(five), pageOpts({ offset: 1, limit: 2 }), c);
     expect(c.shown).toEqual(['2:b\\r\\n', '3:c\\n']);
-    expect(r).toEqual({ first: 2, shown: 2, total: 5, nextOffset: 3 });
+    expect(r).toEqual({ first: 2, shown: 2, total: 5, nextOffset: 3, left: 2 });
   });
 
   it('says the total was not counted past the count bound', () => {
@@ -105,7 +105,7 @@ describe('readPage', () => {
   });
 
   it('an empty file at offset 0 is an empty page; an offset at the end is an error naming the count', () => {
-    expect(readPage(scanner(''), pageOpts(), new Collect())).toEqual({ first: 1, shown: 0, total: 0, nextOffset: 0 });
+    expect(readPage(scanner(''), pageOpts(), new Collect())).toEqual({ first: 1, shown: 0, total: 0, nextOffset: 0, left: 0 });
     expect(errorOf(() => readPage(scanner(five), pageOpts({ offset: 5 }), new Collect()))).toMatch(/^past-end: offset 5 is at or past the end: the file has 5 lines/);
     expect(errorOf(() => readPage(scanner(''), pageOpts({ offset: 1 }), new Collect()))).toMatch(/the file has 0 lines/);
   });
@@ -115,7 +115,7 @@ describe('readPage', () => {
     // rows "1\taaaa\n" = 7 bytes, "2\tbbbb\n" = 7: a cap of 10 holds one
     const r = readPage(scanner('aaaa\nbbbb\ncc\n'), pageOpts({ maxBytes: 10 }), c);
     expect(c.shown).toEqual(['1:aaaa\\n']);
-    expect(r).toEqual({ first: 1, shown: 1, total: 3, nextOffset: 1 });
+    expect(r).toEqual({ first: 1, shown: 1, total: 3, nextOffset: 1, left: 2 });
   });
 
   it('shows a single line longer than the cap cut, marked, and still advances', () => {
@@ -123,7 +123,7 @@ describe('readPage', () => {
     const r = readPage(scanner(`${'é'.repeat(10)}\nnext\n`), pageOpts({ maxBytes: 8 }), c);
     // room = 8 - "1\t" = 6 bytes = three é
     expect(c.shown).toEqual([`1[cut]:${esc('ééé')}`]);
-    expect(r).toEqual({ first: 1, shown: 1, total: 2, nextOffset: 1, cut: { line: 1, shown: 6, length: 21 } });
+    expect(r).toEqual({ first: 1, shown: 1, total: 2, nextOffset: 1, left: 1, cut: { line: 1, shown: 6, length: 21 } });
   });
 
   it('cuts a line longer than the scanner buffer and measures it', () => {
@@ -161,7 +161,7 @@ describe('readPage', () => {
               else expect(want[row.n - 1]!.subarray(0, row.bytes.length).equals(row.bytes)).toBe(true);
             }
             if (input.length === 0) {
-              expect(r).toEqual({ first: 1, shown: 0, total: 0, nextOffset: 0 }); // the empty page
+              expect(r).toEqual({ first: 1, shown: 0, total: 0, nextOffset: 0, left: 0 }); // the empty page
               break;
             }
             expect(r.nextOffset).toBeGreaterThan(offset); // always advances

@@ -10,12 +10,14 @@ const BIN = process.env.LINEWISE_BIN ?? fileURLToPath(new URL('../../bin/linewis
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-function linewise(args: string[], o: { input?: string; cwd?: string } = {}) {
+/** Runs the built CLI. Standard input: `input` through a pipe, else /dev/null (as `</dev/null`). */
+function linewise(args: string[], o: { input?: string; cwd?: string; stdin?: 'pipe' | number } = {}) {
   const isJs = BIN.endsWith('.js');
   const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, {
     input: o.input,
     cwd: o.cwd,
     env: { ...process.env, NO_COLOR: '1' },
+    stdio: [o.stdin ?? (o.input === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString() };
 }

@@ -36,7 +36,7 @@ function watch(child: ReturnType<typeof lw>) {
 describe('rows from a live pipe come out as their lines complete', () => {
   for (const [name, args, first, second] of [
     ['grep ERROR -', ['grep', 'ERROR', '-'], '1\tERROR first\n', '1\tERROR first\n2\tERROR second\n'],
-    ['grep --json ERROR -', ['grep', '--json', 'ERROR', '-'], '"lines":{"text":"ERROR first"}', '"lines":{"text":"ERROR second"}'],
+    ['grep --json ERROR -', ['grep', '--json', 'ERROR', '-'], '"lines":{"text":"ERROR first\\n"}', '"lines":{"text":"ERROR second\\n"}'],
     ['readlines - 1', ['readlines', '-', '1'], '1\tERROR first\n', '1\tERROR first\n2\tERROR second\n'],
     ['page -', ['page', '-'], '1\tERROR first\n', '1\tERROR first\n2\tERROR second\n'],
   ] as const) {

@@ -33,11 +33,16 @@ async function cliLines(pattern: string, paths: string[], o: GrepOptions) {
     .map((l) => JSON.parse(l));
   const lines = records
     .filter((x) => x.type === 'match' || x.type === 'context')
-    .map((x) => ({
+    .map((x) => {
+      // rg's `lines` holds the terminator too; `terminator` (ours) says which it is
+      const whole = x.data.lines.text !== undefined ? Buffer.from(x.data.lines.text, 'utf8') : Buffer.from(x.data.lines.bytes, 'base64');
+      return { x, body: whole.subarray(0, whole.length - x.data.terminator.length) };
+    })
+    .map(({ x, body }) => ({
       kind: x.type,
       path: x.data.path.text,
       line: x.data.line_number,
-      body: x.data.lines.text !== undefined ? Buffer.from(x.data.lines.text, 'utf8') : Buffer.from(x.data.lines.bytes, 'base64'),
+      body,
       terminator: x.data.terminator,
       submatches: x.data.submatches.map((s: { start: number; end: number }) => ({ start: s.start, end: s.end })),
     }));
@@ -148,6 +153,26 @@ describe('grep', () => {
     const said = [...lib.errors.map((e) => `linewise: ${e.path}: ${e.message}\n`), ...lib.notes.map((n) => `linewise: ${n.path}: ${n.message}\n`)];
     expect(said.sort()).toEqual(cli.stderr.split(/(?<=\n)/).sort());
     expect(lib.errors[0]!.code).toBe('enoent');
+  });
+
+  it('budgets: maxRows and maxBytes leave lines out and say where to go on, as the CLI footer does', async () => {
+    const dir = tmp.file('budget');
+    const fs = await import('node:fs');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(`${dir}/a.txt`, 'hit 1\nhit 2\r\nmiss\nhit 3\n');
+    fs.writeFileSync(`${dir}/b.txt`, `hit ${'x'.repeat(100)}\n`);
+    const first = await grep('hit', [], { cwd: dir, maxRows: 2 });
+    expect(first.lines.map((l) => [l.path, l.line])).toEqual([['a.txt', 1], ['a.txt', 2]]);
+    expect(first.cutOff).toEqual({ rows: 2, shown: 2, total: 4, files: 1, totalFiles: 2, after: 'a.txt:2' });
+    const cli = await run(['grep', 'hit', '--max-rows', '2'], { cwd: dir });
+    expect(cli.stdout.toString()).toContain(`--after ${first.cutOff!.after} to go on.]`);
+    const next = await grep('hit', [], { cwd: dir, maxRows: 2, after: first.cutOff!.after, maxBytes: 40 });
+    expect(next.lines.map((l) => [l.path, l.line, l.cut])).toEqual([['a.txt', 4, undefined]]);
+    expect(next.cutOff?.after).toBe('a.txt:4');
+    const cut = await grep('hit', [], { cwd: dir, after: 'a.txt:4', maxBytes: 40 });
+    expect(cut.lines.map((l) => [l.path, l.line, l.cut, l.bytes.length])).toEqual([['b.txt', 1, true, 40 - 'b.txt\t1[cut]\t\n'.length]]);
+    expect(cut.cutOff).toEqual({ rows: 1, shown: 1, total: 1, files: 1, totalFiles: 1, after: 'b.txt:1', cut: { path: 'b.txt', line: 1, shown: 26, length: 105 } });
+    expect((await grep('^hit 2$', [], { cwd: dir, lineRegexp: true })).lines.map((l) => l.line)).toEqual([2]);
   });
 
   it('throws LinewiseError for what the CLI refuses before searching, with its message and status', async () => {

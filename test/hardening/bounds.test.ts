@@ -135,9 +135,52 @@ describe('bounded reads on a 4 GiB stream (bytes counted at the reader)', () => 
       expect(esc(r.stdout)).toBe(esc(want));
     }
   });
+
+  it('grep --max-rows 1 counts what it left out within --count-bytes (8 MiB), then says "more remain"', async () => {
+    const s = hugeStream(4 * GiB);
+    const r = await runOn(['grep', '--max-rows', '1', 'huge', '-'], s.read);
+    expect(r.status).toBe(0);
+    expect(r.stdout.toString()).toBe('1\ta line of a huge stream\n\n[Read 1 matching line (in 1 file); more remain. Run the same command with --after -:1 to go on.]\n');
+    expect(s.bytes()).toBeLessThanOrEqual(8 * MiB + 2 * 131072);
+  });
+
+  it('grep -q stops at the first match: a few buffers read', async () => {
+    const s = hugeStream(4 * GiB);
+    const r = await runOn(['grep', '-q', 'huge', '-'], s.read);
+    expect([r.status, r.stdout.length]).toEqual([0, 0]);
+    expect(s.bytes()).toBeLessThanOrEqual(MiB);
+  });
+
+  it('readlines --max-bytes counts the lines left within --count-bytes, never past END', async () => {
+    const s = hugeStream(4 * GiB);
+    const r = await runOn(['readlines', '-', '1', '--max-bytes', '60'], s.read);
+    expect(r.status).toBe(0);
+    expect(r.stdout.toString()).toBe('1\ta line of a huge stream\n2\ta line of a huge stream\n\n[Read 2 lines (lines 1-2); more lines did not fit --max-bytes 60. Go on with: linewise readlines - 3 --max-bytes 60]\n');
+    expect(s.bytes()).toBeLessThanOrEqual(8 * MiB + 2 * 65536);
+    const t = hugeStream(4 * GiB);
+    await runOn(['readlines', '-', '1', '1000', '--max-bytes', '60'], t.read);
+    expect(t.bytes()).toBeLessThanOrEqual(2 * 65536); // line 1000 is in the first buffers
+  });
 });
 
 describe('output caps', () => {
+  it('grep --max-bytes: the rows printed stay within the cap (a first row cut: its mark beyond), for many caps', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `${i % 3 === 0 ? 'hit ' : ''}${'z'.repeat((i * 37) % 500)}\r\n`);
+    const f = tmp.file('grep-caps.txt', lines.join(''));
+    for (const cap of [1, 10, 64, 100, 999, 4096]) {
+      for (const flags of [[], ['-C', '1'], ['-o'], ['-H']]) {
+        const r = await run(['grep', ...flags, 'hit z*', f, '--max-bytes', String(cap)]);
+        expect(r.status).toBe(0);
+        const body = r.stdout.toString('latin1');
+        const footer = body.lastIndexOf('\n\n[Read ');
+        const rows = footer === -1 ? body : body.slice(0, footer + 1);
+        // a first row cut: the text that fits after its prefix, nothing when even the prefix does not
+        if (/^(?:[^\t]*\t)?\d+(?::\d+)?\[cut\]\t/.test(rows)) expect(rows.length).toBeLessThanOrEqual(Math.max(cap, rows.indexOf('\t', rows.indexOf('[cut]')) + 2));
+        else expect(rows.length).toBeLessThanOrEqual(cap);
+      }
+    }
+  });
+
   it('page --max-bytes: the rows printed stay within the cap (a cut row: its number and mark beyond), for many caps', async () => {
     const lines = Array.from({ length: 300 }, (_, i) => `${'z'.repeat((i * 37) % 500)}\r\n`);
     const f = tmp.file('caps.txt', lines.join(''));

@@ -1,0 +1,116 @@
+// grep --replace: rg's replacement syntax ($1, ${name}, $$) parsed once, and each match in a line
+// replaced in the line's own bytes, so everything outside the matches stays byte for byte.
+
+import { LinewiseError } from './errors.js';
+import type { CompiledPattern } from './pattern.js';
+import { terminatorLength } from './terminators.js';
+import { byteOffsets } from './utf8.js';
+
+/** A replacement text, parsed: literal text and references to capture groups (by number or name). */
+export type Template = ReadonlyArray<string | { group: number | string }>;
+
+/**
+ * Parses a replacement as rg does: `$N` or `${N}` is group N (`$0` the whole match), `$name` or
+ * `${name}` a named group, `$$` a `$`. A name is the longest run of `[A-Za-z0-9_]` after the `$`
+ * (so `$1a` is the group named "1a": write `${1}a`); a `$` that starts no reference is literal.
+ * A group that does not exist, or did not take part in the match, gives the empty string.
+ */
+export function parseTemplate(text: string): Template {
+  if (/[\r\n]/.test(text)) {
+    throw new LinewiseError('usage', '--replace TEXT must not hold a line break: a row holds one line; to add lines, use replace FILE START END');
+  }
+  const parts: Array<string | { group: number | string }> = [];
+  let lit = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== '$') {
+      lit += c;
+      continue;
+    }
+    let name: string | undefined;
+    let next = i + 1;
+    if (text[next] === '$') {
+      lit += '$';
+      i = next;
+      continue;
+    }
+    if (text[next] === '{') {
+      const close = text.indexOf('}', next);
+      const inner = close === -1 ? '' : text.slice(next + 1, close);
+      if (/^[A-Za-z0-9_]+$/.test(inner)) {
+        name = inner;
+        next = close + 1;
+      }
+    } else {
+      const m = /^[A-Za-z0-9_]+/.exec(text.slice(next));
+      if (m) {
+        name = m[0];
+        next += name.length;
+      }
+    }
+    if (name === undefined) {
+      lit += '$';
+      continue;
+    }
+    if (lit !== '') parts.push(lit);
+    lit = '';
+    parts.push({ group: /^[0-9]+$/.test(name) ? Number(name) : name });
+    i = next - 1;
+  }
+  if (lit !== '') parts.push(lit);
+  return parts;
+}
+
+/** The replacement for one match. */
+function expand(template: Template, m: RegExpExecArray): string {
+  let s = '';
+  for (const p of template) {
+    if (typeof p === 'string') s += p;
+    else s += (typeof p.group === 'number' ? m[p.group] : m.groups?.[p.group]) ?? '';
+  }
+  return s;
+}
+
+/** One match in a line: its byte range relative to the line's start, and its replacement. */
+export interface Replaced {
+  start: number;
+  end: number;
+  text: Buffer;
+}
+
+/**
+ * Every match of `pattern` in line `[start, end)` (the pattern sees the line
+ * without its terminator, as grep matches it), each with `template` expanded. A zero-width
+ * match steps on by one character, as a global RegExp replace does.
+ */
+export function replacements(pattern: CompiledPattern, template: Template, buf: Buffer, start: number, end: number): Replaced[] {
+  const te = end - terminatorLength(buf, start, end);
+  const text = buf.toString('utf8', start, te);
+  const re = pattern.all;
+  re.lastIndex = 0;
+  const idx: number[] = [];
+  const texts: Buffer[] = [];
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    idx.push(m.index, m.index + m[0].length);
+    texts.push(Buffer.from(expand(template, m), 'utf8'));
+    if (m[0].length === 0) {
+      if (re.lastIndex >= text.length) break;
+      re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+    }
+  }
+  const bytes = byteOffsets(buf, start, te, idx);
+  return texts.map((t, k) => ({ start: bytes[2 * k]!, end: bytes[2 * k + 1]!, text: t }));
+}
+
+/** Line `[start, end)` with every match replaced: the bytes between matches and the terminator kept. */
+export function replaceLine(pattern: CompiledPattern, template: Template, buf: Buffer, start: number, end: number): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const r of replacements(pattern, template, buf, start, end)) {
+    parts.push(buf.subarray(start + at, start + r.start), r.text);
+    at = r.end;
+  }
+  parts.push(buf.subarray(start + at, end));
+  return Buffer.concat(parts);
+}

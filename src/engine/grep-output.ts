@@ -1,0 +1,348 @@
+// grep's output stage, between the searcher and the reporter: the rows as they will be printed
+// (-o parts, --replace), the resume cursor (--after), the budgets (--max-rows, --max-bytes), and
+// once a budget is spent, a bounded count of what was left out, for the footer.
+
+import { LinewiseError } from '../core/errors.js';
+import { safeCut } from '../core/lines.js';
+import type { CompiledPattern } from '../core/pattern.js';
+import { matchRanges } from '../core/match-ranges.js';
+import type { MatchSink } from '../core/searcher.js';
+import { replaceLine, replacements, type Template } from '../core/substitute.js';
+
+/**
+ * How a search reports: rows of lines (`lines`), a count per file (`counts`; `matching-counts`
+ * only for files with a selected line, the CLI's -c -l, as rg's -c), the names of files with a
+ * selected line (`files`, -l) or without one (`files-without`), or nothing at all (`quiet`, -q:
+ * the search stops at the first selected line). Only `lines` calls match and context.
+ */
+export type GrepReport = 'lines' | 'counts' | 'matching-counts' | 'files' | 'files-without' | 'quiet';
+
+/** Where a search resumes: after line `line` of the input named `path`, or after all of it. */
+export interface GrepCursor {
+  path: string;
+  line: number | 'end';
+}
+
+/**
+ * Parses a cursor as the footer prints it, `PATH:LINE` or `PATH:end`: the path is everything
+ * before the last colon, so a path holding colons needs no quoting.
+ */
+export function parseCursor(text: string): GrepCursor {
+  const m = /^(.+):([0-9]+|end)$/s.exec(text);
+  const line = m?.[2] === 'end' ? 'end' : Number(m?.[2]);
+  if (!m || (line !== 'end' && !Number.isSafeInteger(line))) {
+    throw new LinewiseError('bad-option', `--after takes PATH:LINE or PATH:end, as a footer prints it, not ${JSON.stringify(text)}`);
+  }
+  return { path: m[1]!, line };
+}
+
+/** The cursor of a row, as `parseCursor` reads it. */
+export function formatCursor(c: GrepCursor): string {
+  return `${c.path}:${c.line}`;
+}
+
+/** A budget on what one search prints; the defaults (undefined) are no bound. */
+export interface GrepBudget {
+  /** rows at most, across all files */
+  maxRows?: number | undefined;
+  /** bytes of rows at most, across all files (0: no bound) */
+  maxBytes?: number | undefined;
+  /** once the budget is spent, how many more bytes to search to count what was left out */
+  countBytes: number;
+}
+
+/** What a budget left out, and where to go on: the footer as data. */
+export interface GrepCutOff {
+  /** rows shown (lines, context, -o parts, or file rows under -c and -l) */
+  rows: number;
+  /** selected lines shown (file rows under -c and -l) */
+  shown: number;
+  /** selected lines (file rows) from the cursor on, or undefined when counting them stopped at its bound */
+  total: number | undefined;
+  /** files with a selected line shown (lines only) */
+  files: number;
+  /** files with a selected line from the cursor on (lines only), undefined when not counted */
+  totalFiles: number | undefined;
+  /** the cursor after the last row shown: pass it as `after` to go on */
+  after: string;
+  /** the row shown cut, when a single row was longer than the byte budget */
+  cut?: { path: string; line: number; shown: number; length: number };
+  /** -o: a line whose matches did not all fit, as the first rows of a call: how many were shown */
+  matches?: { path: string; line: number; shown: number; total: number };
+}
+
+/** Each file counted past the budget costs at least this many bytes of the count's bound. */
+const FILE_COST = 4096;
+
+/** Where rows go: the reporter's calls for what the stage forwards. */
+export interface RowTarget extends MatchSink {
+  /** a part of a selected line (-o): `column` is its 1-based byte offset in the line */
+  part?(line: number, column: number, buf: Buffer, start: number, end: number): void;
+  /** a row shown cut by the byte budget: its first bytes only, of `length` */
+  cutRow?(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number): void;
+  /** under -c and -l: the row of one file */
+  fileRow?(display: string, selected: number): void;
+}
+
+export interface OutputOptions {
+  report: GrepReport;
+  withPath: boolean;
+  pattern: CompiledPattern;
+  /** print each match apart (-o), as `part` rows */
+  onlyMatching: boolean;
+  /** replace each match (--replace) */
+  template: Template | undefined;
+  budget: GrepBudget;
+  /** the search resumes after a cursor (rows up to it are hidden in its file) */
+  resumes: boolean;
+}
+
+/** Decimal digits of a whole number, without making its string (this runs once per row). */
+function digits(n: number): number {
+  let d = 1;
+  for (let k = n; k >= 10; k = Math.floor(k / 10)) d++;
+  return d;
+}
+
+/**
+ * Receives the searcher's rows and forwards what fits the budget. `state` says whether rows are
+ * still shown, only counted (the budget is spent), or whether the search should stop (-q found
+ * a line, or counting reached its bound).
+ */
+export class GrepOutput implements MatchSink {
+  state: 'showing' | 'counting' | 'done' = 'showing';
+  /** a line was selected (a file listed, under --files-without-match) after the cursor */
+  found = false;
+  private display = '';
+  private prefix = 0;
+  private hideUpTo = 0;
+  private rows = 0;
+  private bytes = 0;
+  private shown = 0;
+  private left = 0;
+  private files = 0;
+  private totalFiles = 0;
+  private fileShown = false;
+  private fileSelected = false;
+  private countLeft: number;
+  private counted = true;
+  /** the last row shown: its input and line (0: the whole input, a row of -c or -l) */
+  private lastPath: string | undefined;
+  private lastLine = 0;
+  private cut: GrepCutOff['cut'];
+  private matches: GrepCutOff['matches'];
+  private stopped = false;
+  private readonly maxRows: number;
+  private readonly maxBytes: number;
+  /**
+   * Nothing for this stage to do on a row (rows of lines, no budget, no cursor, no -o, no
+   * --replace): the searcher then hands rows straight to the reporter, the hot path of a search
+   * with many matches, and only `endFile` is heard here.
+   */
+  readonly direct: boolean;
+
+  constructor(
+    private readonly target: RowTarget,
+    private readonly o: OutputOptions,
+  ) {
+    this.maxRows = o.budget.maxRows ?? Infinity;
+    this.maxBytes = o.budget.maxBytes || Infinity;
+    this.countLeft = o.budget.countBytes;
+    this.direct = o.report === 'lines' && !o.onlyMatching && o.template === undefined && !o.resumes && this.maxRows === Infinity && this.maxBytes === Infinity;
+  }
+
+  /** Where the searcher hands its rows. */
+  get sink(): MatchSink {
+    return this.direct ? this.target : this;
+  }
+
+  /** The next rows are from `display`; rows of lines up to `hideUpTo` were shown before (the cursor). */
+  beginFile(display: string, hideUpTo = 0): void {
+    this.display = display;
+    this.prefix = this.o.withPath ? Buffer.byteLength(display) + 1 : 0;
+    this.hideUpTo = hideUpTo;
+    this.fileShown = false;
+    this.fileSelected = false;
+  }
+
+  match(line: number, buf: Buffer, start: number, end: number): void {
+    if (line <= this.hideUpTo && line > 0) return;
+    this.fileSelected = true;
+    if (this.o.report === 'quiet') {
+      this.found = true;
+      this.state = 'done';
+      return;
+    }
+    if (this.o.report !== 'lines') return; // file rows come at endFile
+    this.found = true;
+    let shown = false;
+    if (this.state === 'showing') {
+      if (this.o.onlyMatching) shown = this.parts(line, buf, start, end);
+      else if (this.o.template !== undefined) {
+        const replaced = replaceLine(this.o.pattern, this.o.template, buf, start, end);
+        shown = this.row('match', line, replaced, 0, replaced.length);
+      } else shown = this.row('match', line, buf, start, end);
+    }
+    if (shown) this.shown++;
+    else this.left++;
+  }
+
+  context(line: number, buf: Buffer, start: number, end: number): void {
+    if ((line <= this.hideUpTo && line > 0) || this.state !== 'showing') return;
+    this.row('context', line, buf, start, end);
+  }
+
+  gap(): void {
+    // a separator only between rows shown in this call, never before the first row after the cursor
+    if (this.state === 'showing' && this.rows > 0) this.target.gap();
+  }
+
+  /** Shows one row of a line if it fits, or as the very first row shows it cut; else stops. */
+  private row(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number): boolean {
+    const cost = this.prefix + digits(line) + 1 + (end - start);
+    const fit = this.fits(1, cost);
+    if (fit === 'no') return this.stop();
+    if (fit === 'cut') return this.cutRow(kind, line, buf, start, end, cost - (end - start) + '[cut]'.length + 1);
+    this.take(cost, line, kind);
+    if (kind === 'match') this.target.match(line, buf, start, end);
+    else this.target.context(line, buf, start, end);
+    return true;
+  }
+
+  /**
+   * -o: each match of the line its own row. The parts of one line are shown together or not at
+   * all, except as the first rows of a call, where as many as fit are shown (the first cut if
+   * it alone is too long) and the footer says how many: the cursor is per line, so the rest of
+   * that line is read with readlines, as a cut row is. Empty matches print nothing.
+   */
+  private parts(line: number, buf: Buffer, start: number, end: number): boolean {
+    const parts =
+      this.o.template !== undefined
+        ? replacements(this.o.pattern, this.o.template, buf, start, end)
+            .filter((r) => r.end > r.start)
+            .map((r) => ({ column: r.start + 1, bytes: r.text }))
+        : matchRanges(this.o.pattern, buf, start, end)
+            .filter(([s, e]) => e > s)
+            .map(([s, e]) => ({ column: s + 1, bytes: buf.subarray(start + s, start + e) }));
+    const costOf = (p: { column: number; bytes: Buffer }) => this.prefix + digits(line) + 1 + digits(p.column) + 1 + p.bytes.length + 1;
+    if (parts.length === 0) return true; // only empty matches: a selected line, with no row to print
+    if (this.rows > 0 && this.fits(parts.length, parts.reduce((sum, p) => sum + costOf(p), 0)) !== 'yes') return this.stop();
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k]!;
+      const cost = costOf(p);
+      const fit = this.fits(1, cost); // 'yes' or 'cut' for the first (rows is 0 then), 'yes' or 'no' after
+      if (fit === 'yes') {
+        this.take(cost, line, 'match');
+        this.target.part?.(line, p.column, p.bytes, 0, p.bytes.length);
+        continue;
+      }
+      if (fit === 'cut') this.cutRow('match', line, p.bytes, 0, p.bytes.length, cost - p.bytes.length + '[cut]'.length, p.column);
+      else this.stop();
+      if (parts.length > 1) this.matches = { path: this.display, line, shown: Math.max(k, 1), total: parts.length };
+      return true;
+    }
+    return true;
+  }
+
+  private fits(rows: number, cost: number): 'yes' | 'no' | 'cut' {
+    if (this.rows + rows > this.maxRows) return 'no';
+    if (this.bytes + cost > this.maxBytes) return this.rows === 0 ? 'cut' : 'no';
+    return 'yes';
+  }
+
+  private take(cost: number, line: number, kind: 'match' | 'context'): void {
+    this.rows++;
+    this.bytes += cost;
+    this.lastPath = this.display;
+    this.lastLine = line;
+    if (kind === 'match') this.fileShown = true;
+  }
+
+  /** The first row, longer than the whole byte budget: its first bytes, then the output stops. */
+  private cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, overhead: number, column?: number): true {
+    const keep = Math.max(0, Math.min(end - start, this.maxBytes - overhead));
+    const stop = safeCut(buf, start, start + keep);
+    this.take(overhead + (stop - start), line, kind);
+    this.target.cutRow?.(kind, line, buf, start, stop, end - start, column);
+    this.cut = { path: this.display, line, shown: stop - start, length: end - start };
+    this.stop();
+    return true;
+  }
+
+  /** The budget is spent: from now on rows are counted (within the bound), not shown. */
+  private stop(): false {
+    this.stopped = true;
+    this.state = this.o.budget.countBytes > 0 ? 'counting' : 'done';
+    if (this.state === 'done') this.counted = false;
+    return false;
+  }
+
+  /** An input was searched to its end; `selected` lines were selected in it. */
+  endFile(display: string, selected: number): void {
+    if (this.o.report === 'lines') {
+      if (this.direct && selected > 0) this.found = true;
+      if (this.fileSelected) this.totalFiles++;
+      if (this.fileShown) this.files++;
+      return;
+    }
+    if (this.o.report === 'quiet') return;
+    const r = this.o.report;
+    const hasRow = r === 'counts' || (r === 'files-without' ? selected === 0 : selected > 0);
+    if (r === 'files-without' ? hasRow : selected > 0) this.found = true;
+    if (!hasRow) return;
+    if (this.state !== 'showing') {
+      this.left++;
+      return;
+    }
+    const cost = r === 'files' || r === 'files-without' ? Buffer.byteLength(display) + 1 : this.prefix + digits(selected) + 1;
+    if (this.fits(1, cost) === 'no') {
+      this.stop();
+      this.left++;
+      return;
+    }
+    this.rows++;
+    this.bytes += cost;
+    this.shown++;
+    this.lastPath = display;
+    this.lastLine = 0;
+    this.target.fileRow?.(display, selected);
+  }
+
+  /** Bytes searched while counting; false when the count reached its bound (the search stops). */
+  scanned(bytes: number): boolean {
+    if (this.state !== 'counting') return true;
+    this.countLeft -= bytes;
+    if (this.countLeft >= 0) return true;
+    this.state = 'done';
+    this.counted = false;
+    return false;
+  }
+
+  /** Before a file is searched while counting: false when it would take the count past its bound. */
+  chargeFile(size: number | undefined): boolean {
+    if (this.state !== 'counting') return true;
+    if (FILE_COST + (size ?? 0) > this.countLeft) {
+      this.state = 'done';
+      this.counted = false;
+      return false;
+    }
+    this.countLeft -= FILE_COST; // its bytes are charged as they are searched
+    return true;
+  }
+
+  /** What the budget left out, when it left something out. */
+  cutOff(): GrepCutOff | undefined {
+    if (!this.stopped || this.lastPath === undefined) return undefined;
+    const lines = this.o.report === 'lines';
+    return {
+      rows: this.rows,
+      shown: this.shown,
+      total: this.counted ? this.shown + this.left : undefined,
+      files: lines ? this.files : this.shown,
+      totalFiles: this.counted && lines ? this.totalFiles : undefined,
+      after: formatCursor({ path: this.lastPath, line: this.lastLine === 0 ? 'end' : this.lastLine }),
+      ...(this.cut ? { cut: this.cut } : {}),
+      ...(this.matches ? { matches: this.matches } : {}),
+    };
+  }
+}
