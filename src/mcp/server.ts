@@ -1,0 +1,122 @@
+// `linewise mcp`: the server over stdio. Lists the tools (the readers only under --read-only),
+// checks each call's arguments and paths, runs it through the engine and answers with the CLI's
+// rows, footers and messages; a failure is a result with isError, never a crashed server.
+
+import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
+import { Interrupted } from '../io/checkpoint.js';
+import { type EditArgs, editTool } from './edits.js';
+import { FileLocks } from './locks.js';
+import { pageTool, readLinesTool, type PageArgs, type ReadArgs } from './readers.js';
+import { ToolOutput, type ToolResult } from './result.js';
+import { Roots } from './roots.js';
+import { checkArgs } from './schema.js';
+import { type GrepArgs, grepTool } from './search.js';
+import { listed, type ToolName, type ToolSpec, TOOLS } from './tools.js';
+
+export interface ServeOptions {
+  /** --root: the directories served; none: the client's roots if it offers them, else `cwd` */
+  roots: readonly string[];
+  readOnly: boolean;
+  cwd: string;
+  version: string;
+  /** a line on stderr (the client's log), `linewise: ...` */
+  log(message: string): void;
+  /** stops the server (the process was asked to stop); writes in progress are cancelled */
+  signal?: AbortSignal;
+}
+
+const INSTRUCTIONS =
+  'Line-precise file access. grep finds lines as rows "<path><TAB><n><TAB><line>"; read_lines reads the range around a hit; replace_lines edits it with expect set to the rows read (a line changed since is refused), or replace_rows applies the rows with their text edited. Rows keep every byte: CRLF, a missing final newline, a byte order mark and other encodings survive the round trip.';
+
+/** Serves until the client closes standard input (status 0) or `signal` fires. */
+export async function serve(o: ServeOptions): Promise<ExitCode> {
+  const sdk = await import('./sdk.js');
+  const roots = new Roots(o.roots.length > 0 ? o.roots : [o.cwd], o.cwd);
+  const tools = new Map(TOOLS.filter((t) => !(o.readOnly && t.writes)).map((t) => [t.name, t]));
+  const calls = new Calls(roots);
+  const server = new sdk.Server({ name: 'linewise', version: o.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  // The client's roots, when it has some and --root did not say: calls wait until they are known.
+  let ready: Promise<void> = Promise.resolve();
+  const fromClient = async () => {
+    try {
+      const { roots: list } = await server.listRoots();
+      const dirs = list.map((r) => r.uri).filter((u) => u.startsWith('file:'));
+      if (dirs.length > 0) roots.set(dirs, o.cwd);
+    } catch (e) {
+      o.log(`mcp: the client's roots could not be used (${(e as Error).message}); serving ${roots.names.join(', ')}`);
+    }
+  };
+  server.oninitialized = () => {
+    if (o.roots.length === 0 && server.getClientCapabilities()?.roots) ready = fromClient();
+  };
+  server.setNotificationHandler(sdk.RootsListChangedNotificationSchema, async () => {
+    if (o.roots.length === 0) ready = fromClient();
+  });
+
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map(listed) }));
+  server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra) => {
+    await ready;
+    const out = new ToolOutput();
+    const tool = tools.get(request.params.name as ToolName);
+    try {
+      if (tool === undefined) {
+        const why = o.readOnly && TOOLS.some((t) => t.name === request.params.name) ? 'the server is read-only (--read-only)' : `the tools are ${[...tools.keys()].join(', ')}`;
+        throw new LinewiseError('usage', `no tool "${request.params.name}": ${why}`);
+      }
+      return await calls.run(tool, checkArgs(tool.name, tool.params, request.params.arguments), out, extra.signal);
+    } catch (e) {
+      if (e instanceof Interrupted && extra.signal.aborted) o.log(`mcp: ${request.params.name}: cancelled by the client; stopped`);
+      return out.failed(e);
+    }
+  });
+
+  const transport = new sdk.StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  server.onerror = (e) => o.log(`mcp: ${e.message}`);
+  await server.connect(transport);
+  // The SDK's transport does not end with its input: the client closing stdin ends the server.
+  process.stdin.once('end', () => void server.close());
+  process.stdout.on('error', () => void server.close()); // the client went away (EPIPE)
+  o.signal?.addEventListener('abort', () => void server.close(), { once: true });
+  await closed;
+  return Exit.ok;
+}
+
+/** The calls of one server: paths checked against the roots, writes to one file in turn. */
+class Calls {
+  private readonly locks = new FileLocks();
+
+  constructor(private readonly roots: Roots) {}
+
+  async run(tool: ToolSpec, args: Record<string, unknown>, out: ToolOutput, signal: AbortSignal): Promise<ToolResult> {
+    const cwd = this.roots.cwd;
+    switch (tool.name) {
+      case 'read_lines': {
+        const a = args as unknown as ReadArgs;
+        await readLinesTool(out, { ...a, path: this.roots.checkInput(a.path, 'path', false) }, cwd);
+        return out.done();
+      }
+      case 'page': {
+        const a = args as unknown as PageArgs;
+        await pageTool(out, { ...a, path: this.roots.checkInput(a.path, 'path', false) }, cwd);
+        return out.done();
+      }
+      case 'grep': {
+        const a = args as unknown as GrepArgs;
+        const paths = (a.paths ?? []).map((p) => this.roots.checkInput(p, 'paths', true));
+        const status = await grepTool(out, a, paths, cwd, signal);
+        if (status === Exit.noMatch) out.note('no line matches (the CLI\'s exit status 1)');
+        return out.done(status as ExitCode);
+      }
+      default: {
+        const a = args as unknown as EditArgs;
+        const checked = a.path === undefined ? a : { ...a, path: this.roots.check(a.path) };
+        await editTool(tool.name, out, checked, this.roots, this.locks, signal);
+        return out.done();
+      }
+    }
+  }
+}
