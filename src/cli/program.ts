@@ -208,12 +208,13 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     )
     .option('--root <dir>', "a directory the tools may read and write (repeatable; relative paths start at the first; default: the client's roots when it offers them, else the current directory)", collect)
     .option('--read-only', 'offer only read_lines, page and grep: no tool writes')
+    .option('--cache-mib <n>', 'the most file contents kept in memory between searches, in MiB (0: none; files are always checked for changes first)', count('--cache-mib'), 64)
     .addHelpText('after', EXAMPLES.mcp)
-    .action(async (o: { root?: string[]; readOnly?: boolean }) => {
+    .action(async (o: { root?: string[]; readOnly?: boolean; cacheMib: number }) => {
       const ctx = runner.context('never');
       // The server and the MCP SDK load only here: no other command's start-up pays for them.
       const { serve } = await import('../mcp/server.js');
-      const settings = { roots: o.root ?? [], readOnly: o.readOnly === true, cwd: ctx.io.cwd, version: VERSION, log: (m: string) => ctx.warn(m) };
+      const settings = { roots: o.root ?? [], readOnly: o.readOnly === true, cacheMib: o.cacheMib, cwd: ctx.io.cwd, version: VERSION, log: (m: string) => ctx.warn(m) };
       runner.status(await runner.writing((signal) => serve({ ...settings, ...(signal ? { signal } : {}) })));
     });
 

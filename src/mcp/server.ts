@@ -12,11 +12,14 @@ import { Roots } from './roots.js';
 import { checkArgs } from './schema.js';
 import { type GrepArgs, grepTool } from './search.js';
 import { listed, type ToolName, type ToolSpec, TOOLS } from './tools.js';
+import { Warm } from './warm.js';
 
 export interface ServeOptions {
   /** --root: the directories served; none: the client's roots if it offers them, else `cwd` */
   roots: readonly string[];
   readOnly: boolean;
+  /** the most file contents kept in memory between searches, MiB (`--cache-mib`) */
+  cacheMib?: number;
   cwd: string;
   version: string;
   /** a line on stderr (the client's log), `linewise: ...` */
@@ -33,7 +36,7 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   const sdk = await import('./sdk.js');
   const roots = new Roots(o.roots.length > 0 ? o.roots : [o.cwd], o.cwd);
   const tools = new Map(TOOLS.filter((t) => !(o.readOnly && t.writes)).map((t) => [t.name, t]));
-  const calls = new Calls(roots);
+  const calls = new Calls(roots, new Warm(o.cacheMib));
   const server = new sdk.Server({ name: 'linewise', version: o.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
   // The client's roots, when it has some and --root did not say: calls wait until they are known.
@@ -89,7 +92,10 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
 class Calls {
   private readonly locks = new FileLocks();
 
-  constructor(private readonly roots: Roots) {}
+  constructor(
+    private readonly roots: Roots,
+    private readonly warm: Warm,
+  ) {}
 
   async run(tool: ToolSpec, args: Record<string, unknown>, out: ToolOutput, signal: AbortSignal): Promise<ToolResult> {
     const cwd = this.roots.cwd;
@@ -107,9 +113,7 @@ class Calls {
       case 'grep': {
         const a = args as unknown as GrepArgs;
         const paths = (a.paths ?? []).map((p) => this.roots.checkInput(p, 'paths', true));
-        const status = await grepTool(out, a, paths, cwd, signal);
-        if (status === Exit.noMatch) out.note('no line matches (the CLI\'s exit status 1)');
-        return out.done(status as ExitCode);
+        return grepTool(a, paths, cwd, signal, this.warm);
       }
       default: {
         const a = args as unknown as EditArgs;

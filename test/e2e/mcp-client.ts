@@ -35,7 +35,7 @@ export async function connect(args: string[], cwd: string, capabilities: Constru
   return {
     client,
     async call(name, a, options = {}) {
-      const r = (await client.callTool({ name, arguments: a }, undefined, options)) as { content: { type: string; text: string }[]; structuredContent: Result & { records: Record<string, unknown>[] }; isError?: boolean };
+      const r = (await client.callTool({ name, arguments: a }, undefined, options)) as unknown as { content: { type: string; text: string }[]; structuredContent: Result & { records: Record<string, unknown>[] }; isError?: boolean };
       const s = r.structuredContent;
       return { texts: r.content.map((c) => c.text), records: s.records, status: s.status, isError: r.isError === true, ...(s.error ? { error: s.error } : {}) };
     },
@@ -46,7 +46,8 @@ export async function connect(args: string[], cwd: string, capabilities: Constru
 
 /** The CLI run as a process in `cwd`: its stdout as text, stderr, status. */
 export function cli(args: string[], cwd: string): { stdout: string; stderr: string; status: number | null } {
-  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  // stdin /dev/null: grep with no path walks the directory, as the server's does
+  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   return { stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), status: r.status };
 }
 
