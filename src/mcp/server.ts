@@ -28,6 +28,9 @@ export interface ServeOptions {
   signal?: AbortSignal;
 }
 
+/** How long calls wait for the client to list its roots before the server goes on with its own. */
+const ROOTS_TIMEOUT_MS = 10_000;
+
 const INSTRUCTIONS =
   'Line-precise file access. grep finds lines as rows "<path><TAB><n><TAB><line>"; read_lines reads the range around a hit; replace_lines edits it with expect set to the rows read (a line changed since is refused), or replace_rows applies the rows with their text edited. Rows keep every byte: CRLF, a missing final newline, a byte order mark and other encodings survive the round trip.';
 
@@ -43,7 +46,7 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   let ready: Promise<void> = Promise.resolve();
   const fromClient = async () => {
     try {
-      const { roots: list } = await server.listRoots();
+      const { roots: list } = await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS });
       const dirs = list.map((r) => r.uri).filter((u) => u.startsWith('file:'));
       if (dirs.length > 0) roots.set(dirs, o.cwd);
     } catch (e) {
