@@ -145,6 +145,12 @@ describe('linewise mcp: the tools', () => {
     const w = await s.call('replace_rows', { path: `${dir}/bom-utf8.txt`, rows: one.texts[0]!.replace('world', 'WORLD') });
     expect(w.isError).toBe(false);
     expect(esc(bytes(`${dir}/bom-utf8.txt`))).toBe('\\xef\\xbb\\xbfhello\\r\\nWORLD\\r\\n');
+    // a latin1 file: rows read with its encoding, edited, written back in it
+    const l = await s.call('read_lines', { path: `${dir}/latin1.txt`, start: 1, end: 1, encoding: 'latin1' });
+    expect(l.texts[0]).toBe('1\tcafé\n');
+    const lw = await s.call('replace_rows', { path: `${dir}/latin1.txt`, rows: l.texts[0]!.replace('café', 'crème'), encoding: 'latin1' });
+    expect(lw.isError, lw.texts.join(' ')).toBe(false);
+    expect(esc(bytes(`${dir}/latin1.txt`))).toBe('cr\\xe8me\\nna\\xefve\\n');
   });
 
   it('replace_text matches "\\n" against CRLF and writes CRLF; latin1 by its encoding; none or several: an error, nothing written', async () => {
@@ -156,11 +162,13 @@ describe('linewise mcp: the tools', () => {
     expect(esc(bytes(`${dir}/latin1.txt`))).toBe('caf\\xe9\\nNA\\xcfVE\\n');
     await s.call('replace_text', { path: `${dir}/no-final-newline.txt`, old: 'second', new: 'last' });
     expect(esc(bytes(`${dir}/no-final-newline.txt`))).toBe('first\\nlast');
+    await s.call('replace_text', { path: `${dir}/bom-utf8.txt`, old: 'hello\nworld', new: 'HELLO\nWORLD' });
+    expect(esc(bytes(`${dir}/bom-utf8.txt`))).toBe('\\xef\\xbb\\xbfHELLO\\r\\nWORLD\\r\\n');
     const before = bytes(`${dir}/bom-utf8.txt`);
-    const missing = await s.call('replace_text', { path: `${dir}/bom-utf8.txt`, old: 'HELLO', new: 'x' });
+    const missing = await s.call('replace_text', { path: `${dir}/bom-utf8.txt`, old: 'hello', new: 'x' });
     expect(missing).toMatchObject({ isError: true, status: 3 });
     expect(missing.texts[0]).toMatch(/^linewise: .*bom-utf8\.txt: /);
-    expect(missing.texts[1]).toBe('1\thello\r\n'); // the near match, as the CLI prints it
+    expect(missing.texts[1]).toBe('1\tHELLO\r\n'); // the near match, as the CLI prints it
     writeTree(root, { [`${dir}/twice.txt`]: 'x = 1\ny = 2\nx = 1\n' });
     const twice = await s.call('replace_text', { path: `${dir}/twice.txt`, old: 'x = 1', new: 'x = 9' });
     expect(twice).toMatchObject({ isError: true, status: 2 });
