@@ -61,21 +61,30 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   });
 
   server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: [...tools.values()].map(listed) }));
-  server.setRequestHandler(sdk.CallToolRequestSchema, async (request, extra) => {
+  // Calls in progress: the server ends only once they have settled (a write cancelled by the
+  // close removes its temporary file before the process exits, perhaps by a signal).
+  const inFlight = new Set<Promise<unknown>>();
+  server.setRequestHandler(sdk.CallToolRequestSchema, (request, extra) => {
+    const call = answer(request.params.name, request.params.arguments, extra.signal);
+    inFlight.add(call);
+    void call.finally(() => inFlight.delete(call));
+    return call;
+  });
+  const answer = async (name: string, args: unknown, signal: AbortSignal): Promise<ToolResult> => {
     await ready;
     const out = new ToolOutput();
-    const tool = tools.get(request.params.name as ToolName);
+    const tool = tools.get(name as ToolName);
     try {
       if (tool === undefined) {
-        const why = o.readOnly && TOOLS.some((t) => t.name === request.params.name) ? 'the server is read-only (--read-only)' : `the tools are ${[...tools.keys()].join(', ')}`;
-        throw new LinewiseError('usage', `no tool "${request.params.name}": ${why}`);
+        const why = o.readOnly && TOOLS.some((t) => t.name === name) ? 'the server is read-only (--read-only)' : `the tools are ${[...tools.keys()].join(', ')}`;
+        throw new LinewiseError('usage', `no tool "${name}": ${why}`);
       }
-      return await calls.run(tool, checkArgs(tool.name, tool.params, request.params.arguments), out, extra.signal);
+      return await calls.run(tool, checkArgs(tool.name, tool.params, args), out, signal);
     } catch (e) {
-      if (e instanceof Interrupted && extra.signal.aborted) o.log(`mcp: ${request.params.name}: cancelled by the client; stopped`);
+      if (e instanceof Interrupted && signal.aborted) o.log(`mcp: ${name}: cancelled by the client; stopped`);
       return out.failed(e);
     }
-  });
+  };
 
   const transport = new sdk.StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -88,6 +97,7 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   process.stdout.on('error', () => void server.close()); // the client went away (EPIPE)
   o.signal?.addEventListener('abort', () => void server.close(), { once: true });
   await closed;
+  await Promise.allSettled([...inFlight]);
   return Exit.ok;
 }
 
