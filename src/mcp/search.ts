@@ -96,26 +96,47 @@ interface Target {
  */
 export async function grepTool(a: GrepArgs, paths: string[], cwd: string, signal: AbortSignal | undefined, warm: Warm): Promise<ToolResult> {
   const { targets, multi, problems } = await inputs(paths, cwd, a.glob ?? [], warm.walks);
-  // What decides whether a line is selected: a search that found none in a file finds none again there.
-  const search = JSON.stringify([a.pattern, a.fixed_strings === true, a.ignore_case === true, a.word === true, a.encoding ?? null]);
   const call = JSON.stringify([cwd, paths, a]);
-  const looks = targets.map((t) => warm.files.look(t.abs, search));
+  const looks = targets.map((t) => warm.files.look(t.abs, searchKey(a)));
   const basis: [string, FileKey][] | undefined = looks.every((l) => l !== undefined) && problems.length === 0 ? targets.map((t, i) => [t.abs, looks[i]!.key]) : undefined;
   const known = basis && warm.answer(call, basis);
   if (known) return known;
+  const { result, opened, skip, complete } = await search(a, { targets, multi, problems, looks }, cwd, signal, warm);
+  // Kept only when every file searched was opened as it was looked at (none changed meanwhile).
+  const unchanged = targets.every((t, i) => {
+    if (skip[i]) return true;
+    const k = opened.get(t.abs);
+    return k !== undefined && looks[i] !== undefined && sameFile(k, looks[i].key);
+  });
+  if (basis && unchanged && complete) warm.keep(call, basis, result);
+  return result;
+}
 
+/** The inputs of a grep call, and what the cache knows of each. */
+interface Inputs {
+  targets: Target[];
+  multi: boolean;
+  problems: WalkProblem[];
+  looks: ({ key: FileKey; none: boolean } | undefined)[];
+}
+
+/**
+ * Searches the inputs (but the files known to hold no match) through the engine, into the CLI's
+ * printers; records the files where nothing was selected. `complete`: no error, no cut-off.
+ */
+async function search(a: GrepArgs, i: Inputs, cwd: string, signal: AbortSignal | undefined, warm: Warm) {
   const out = new ToolOutput();
   const anchor = a.anchor ? { anchor: anchorOf } : {};
   const reporter = new BothReporters(new PrintingGrepReporter(out.text, 'lines', { json: false, nul: false, ...anchor }), new PrintingGrepReporter(out.json, 'lines', { json: true, nul: false, ...anchor }));
-  for (const p of problems) {
+  for (const p of i.problems) {
     if (p.note) reporter.note(p.error.message, p.error.path);
     else reporter.error(p.error, p.error.path);
   }
-  const errors = problems.filter((p) => !p.note).length;
+  const errors = i.problems.filter((p) => !p.note).length;
   const keep = a.after === undefined ? undefined : parseCursor(a.after).path; // the cursor's file is always searched
-  const skip = targets.map((t, i) => t.display !== keep && looks[i]?.none === true);
-  const passed = targets.filter((_, i) => skip[i]);
-  const searched = targets.filter((_, i) => !skip[i]);
+  const skip = i.targets.map((t, k) => t.display !== keep && i.looks[k]?.none === true);
+  const passed = i.targets.filter((_, k) => skip[k]);
+  const searched = i.targets.filter((_, k) => !skip[k]);
   const opened = new Map<string, FileKey>();
   const files = { open: (abs: string, name: string) => warm.files.open(abs, name, (key) => opened.set(abs, key)) };
   let summary: GrepSummary = { status: Exit.noMatch, errors: 0, complete: true };
@@ -129,13 +150,13 @@ export async function grepTool(a: GrepArgs, paths: string[], cwd: string, signal
       maxBytes: a.max_bytes ?? BOUNDS.maxBytes,
       after: a.after,
       encoding: a.encoding,
-      withFilename: multi,
+      withFilename: i.multi,
       cwd,
       files,
       ...(signal ? { signal } : {}),
     });
-  } else reporter.begin({ withPath: multi, ranges: undefined });
-  if (!summary.complete) return out.done(summary.status);
+  } else reporter.begin({ withPath: i.multi, ranges: undefined });
+  if (!summary.complete) return { result: out.done(summary.status), opened, skip, complete: false };
   // Files passed over were searched before and held no match: reported as such (JSON counts them).
   for (const t of passed) {
     reporter.file(t.display);
@@ -147,22 +168,17 @@ export async function grepTool(a: GrepArgs, paths: string[], cwd: string, signal
     for (const d of reporter.none) {
       const f = abs.get(d);
       const key = f === undefined ? undefined : opened.get(f);
-      if (key !== undefined) warm.files.selectedNone(f!, search, key);
+      if (key !== undefined) warm.files.selectedNone(f!, searchKey(a), key);
     }
   }
   reporter.finish(summary.errors + errors, summary.cutOff);
   const status = errors > 0 ? Exit.usage : summary.status;
   if (status === Exit.noMatch) out.note("no line matches (the CLI's exit status 1)");
-  const result = out.done(status);
-  // Kept only when every file searched was opened as it was looked at (none changed meanwhile).
-  const unchanged = targets.every((t, i) => {
-    if (skip[i]) return true;
-    const k = opened.get(t.abs);
-    return k !== undefined && looks[i] !== undefined && sameFile(k, looks[i].key);
-  });
-  if (basis && unchanged && summary.errors === 0) warm.keep(call, basis, result);
-  return result;
+  return { result: out.done(status), opened, skip, complete: summary.errors === 0 && errors === 0 };
 }
+
+/** What decides whether a line is selected: a search that found none in a file finds none again there. */
+const searchKey = (a: GrepArgs) => JSON.stringify([a.pattern, a.fixed_strings === true, a.ignore_case === true, a.word === true, a.encoding ?? null]);
 
 /**
  * The files a grep of `paths` searches, as the CLI lists them (engine/grep-inputs.ts): named files
