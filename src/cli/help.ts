@@ -84,6 +84,7 @@ A receipt (--receipt): each edited region as it now is, then how the numbering m
 feed back into --rows as they are:
   $ linewise replace app.ts --old 'x = 1' --new 'x = 2' --receipt
   [Edited app.ts: line 12 -> 12; no other line moved.]
+  $ linewise replace app.ts 12 --text 'x = 3' --receipt --anchor > rows   rows "12#HASH<TAB>...": guarded
 
 Anchored rows carry their own guard: "12#9f86d081<TAB>text" is applied only if line 12 still has
 that hash (the first 8 hex digits of the SHA-256 of its text); else nothing is written, exit 3:

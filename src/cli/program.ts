@@ -127,6 +127,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('-0, --null', 'the rows carry paths ended by a NUL byte, as grep -0 prints them')
     .option('--relocate', 'with --expect or anchored --rows: when the lines read moved, unchanged, as one block found once, edit them there')
     .option('--receipt', 'after the write, print each edited region as it now is (rows, 2 lines of context) and how the numbering moved')
+    .option('--anchor', 'the rows of a receipt, and the current lines of a stale edit, are anchored "<n>#<hash><TAB><line>", so the next edit from them is guarded')
     .addOption(new Option('--eol <mode>', 'line endings of the new text: auto, keep, lf, crlf').choices(EOL_MODES).default('auto'))
     .option('--dry-run', 'print a unified diff; write nothing')
     .option('--json', 'JSON Lines: a record per file with what changed, then a summary')

@@ -521,12 +521,6 @@ class Collector implements GrepReporter {
     this.lines.push({ ...toLine(this.path, line, buf, start, end, this.anchored), kind: 'match', submatches });
   }
 
-  /** --replace: the line shown replaced, its anchor that of the line in the file (what replace checks) */
-  replacedMatch(line: number, buf: Buffer, start: number, end: number, original: Buffer): void {
-    const anchor = this.anchored ? { anchor: toLine(this.path, line, original, 0, original.length, true).anchor } : {};
-    this.lines.push({ ...toLine(this.path, line, buf, start, end), ...anchor, kind: 'match', submatches: [] });
-  }
-
   context(line: number, buf: Buffer, start: number, end: number): void {
     this.lines.push({ ...toLine(this.path, line, buf, start, end, this.anchored), kind: 'context', submatches: [] });
   }

@@ -1,7 +1,7 @@
 // The library's grep: the same lines, submatches, problems and status as `linewise grep`, compared
 // with the CLI's --json records and rows on the byte-exact fixtures, encodings included.
 import { afterAll, describe, expect, it } from 'vitest';
-import { anchorOf, Exit, grep, type GrepLine, type GrepOptions, LinewiseError } from '../../src/index.js';
+import { Exit, grep, type GrepLine, type GrepOptions, LinewiseError } from '../../src/index.js';
 import { esc, fixture, FIXTURES, MARK, run, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
@@ -173,14 +173,6 @@ describe('grep', () => {
     expect(cut.lines.map((l) => [l.path, l.line, l.cut, l.bytes.length])).toEqual([['b.txt', 1, true, 40 - 'b.txt\t1[cut]\t\n'.length]]);
     expect(cut.cutOff).toEqual({ rows: 1, shown: 1, total: 1, files: 1, totalFiles: 1, after: 'b.txt:1', cut: { path: 'b.txt', line: 1, shown: 26, length: 105 } });
     expect((await grep('^hit 2$', [], { cwd: dir, lineRegexp: true })).lines.map((l) => l.line)).toEqual([2]);
-  });
-
-  it('replace with anchor: the line shown replaced, its anchor that of the line in the file, as the CLI row', async () => {
-    const f = tmp.file('anchored-replace.txt', 'keep\r\nold name\r\n');
-    const { lines: [hit] } = await grep('old', f, { replace: 'new', anchor: true });
-    expect([hit!.line, hit!.text, hit!.terminator, hit!.anchor]).toEqual([2, 'new name', '\r\n', anchorOf('old name')]);
-    const cli = await run(['grep', '--anchor', 'old', f, '--replace', 'new']);
-    expect(esc(cli.stdout)).toBe(`2#${hit!.anchor}\\tnew name\\r\\n`);
   });
 
   it('throws LinewiseError for what the CLI refuses before searching, with its message and status', async () => {
