@@ -156,7 +156,10 @@ describe('budgets on the built CLI', () => {
     const nul = sh("$LW grep -l -0 e . --max-rows 1", root);
     expect([esc(nul.stdout), nul.stderr]).toEqual(['./long.txt\\x00', 'linewise: [Read 1 of 2 files. Run the same command with --after ./long.txt:end to go on.]\n']);
     const json = sh("$LW grep 'line [0-9]*0$' many.txt --max-rows 2 --json | tail -n 1", root);
-    expect(JSON.parse(json.stdout.toString()).data.cut_off).toEqual({ rows: 2, shown: 2, total: 3, files: 1, totalFiles: 1, after: 'many.txt:20' });
+    expect(JSON.parse(json.stdout.toString()).data.cut_off).toEqual({ rows: 2, shown: 2, total: 3, files: 1, total_files: 1, after: 'many.txt:20' });
+    // past the count's bound the totals are null, as page's total is
+    const bounded = sh("$LW grep 'line' many.txt --max-rows 2 --count-bytes 1 --json | tail -n 1", root);
+    expect(JSON.parse(bounded.stdout.toString()).data.cut_off).toEqual({ rows: 2, shown: 2, total: null, files: 1, total_files: null, after: 'many.txt:2' });
   });
 
   it('readlines --max-bytes stops before a line that would overflow, and names the command to go on', () => {
