@@ -184,6 +184,11 @@ describe('messages that teach', () => {
   const root = dir('messages', { 'f.txt': 'a\nb\nc\nd\n' });
   const cases: [string, string][] = [
     ['$LW grep --max-rowz 3 a f.txt', "linewise: unknown option '--max-rowz' (did you mean --max-rows?)\n"],
+    // a grep or rg option linewise does not take: the reason and what to type, in the same line
+    ['$LW grep -rnP x f.txt', "linewise: unknown option '-P': patterns are JavaScript regular expressions already (lookarounds, \\d, named groups): drop -P\n"],
+    ['$LW grep --type=py x', "linewise: unknown option '--type=py': there are no file types: select files by glob, -g '*.py' (or --include '*.py')\n"],
+    ['$LW grep -N x f.txt', "linewise: unknown option '-N': rows always carry line numbers, so that replace --rows can read them back\n"],
+    ['$LW grep -U x f.txt', "linewise: unknown option '-U': a pattern sees one line at a time; to change a text that spans lines, use replace FILE --old\n"],
     ['$LW readlines f.txt 2-4', 'linewise: START must be a line number, not the range "2-4": write START and END apart, as in linewise readlines f.txt 2 4\n'],
     ['$LW readlines f.txt 2:4', 'linewise: START must be a line number, not the range "2:4": write START and END apart, as in linewise readlines f.txt 2 4\n'],
     ['$LW page f.txt 2', 'linewise: page takes no line number: to start at line 2, linewise page f.txt --offset 1 (the lines to skip), or linewise readlines f.txt 2\n'],
