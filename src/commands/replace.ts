@@ -154,7 +154,8 @@ function newText(ctx: Context, o: ReplaceArgs): Buffer {
   }
   const text = readOptionInput(ctx.io, '-', '--from');
   if (text.length === 0) {
-    throw usage('standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; to delete the lines, --delete)');
+    const empty = o.create ? "for an empty file, --text ''" : 'to delete the lines, --delete';
+    throw usage(`standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; ${empty})`);
   }
   return text;
 }

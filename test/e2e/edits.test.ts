@@ -78,6 +78,8 @@ describe('--edits, --create, --receipt, --relocate, built', () => {
     expect([r.status, r.stdout]).toEqual([0, '640\\n a \\\\r \\\\n b \\\\r \\\\n\\n']);
     const exists = inDir('old\n', `$LW replace F --create --text new; echo "status $?"; $LW replace F --create --force --text new`);
     expect([exists.stdout, exists.stderr, exists.F]).toEqual(['status 3\\n', 'linewise: F: already exists; nothing was written (edit it, or give --force to replace it whole)\n', 'new']);
+    const empty = inDir('x', `$LW replace new.txt --create </dev/null`);
+    expect([empty.status, empty.stderr, empty.files]).toEqual([2, "linewise: standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; for an empty file, --text '')\n", ['F']]);
     const parent = inDir('x', `$LW replace no/such.txt --create --text x`);
     expect([parent.status, parent.files]).toEqual([2, ['F']]);
   });
