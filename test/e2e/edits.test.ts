@@ -53,6 +53,12 @@ describe('replace --old/--new, built', () => {
     expect(near.stderr).toBe('linewise: F: the old text is not in the file, but line 2 differs from it only in whitespace (1 line on stdout); nothing was written\n');
   });
 
+  it('a latin1 file edited without --encoding: not found (exit 3), and the message names the encoding to give', () => {
+    const r = inDir(fs.readFileSync(fixture('latin1.txt')), `$LW replace F --old café --new cafe`);
+    expect([r.status, r.F]).toEqual([3, 'caf\\xe9\\nna\\xefve\\n']);
+    expect(r.stderr).toBe('linewise: F: the old text is not in the file; nothing was written: line 1 is not UTF-8, so the file is in another encoding: give it (for example --encoding latin1; linewise encodings lists the names)\n');
+  });
+
   it('--dry-run --json is JSON Lines only, the diff a field; --expect guards it', () => {
     const r = inDir('a\r\nb\r\n', `$LW replace F --old b --new B --dry-run --json`);
     const records = r.raw.split('\n').filter(Boolean).map((l) => JSON.parse(l));
