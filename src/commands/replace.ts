@@ -43,6 +43,8 @@ export interface ReplaceArgs {
   force?: boolean;
   /** after the write, print each edited region as it now is and how the numbering moved */
   receipt?: boolean;
+  /** the receipt's rows, and the current lines of a stale edit, carry anchors (`--anchor`) */
+  anchor?: boolean;
   /** with --expect: follow the lines read when they moved as one block */
   relocate?: boolean;
   eol: EolMode;
@@ -83,10 +85,10 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   try {
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
-    printEditRefusal(ctx.out, e, o.json === true, anchorOf);
+    printEditRefusal(ctx.out, e, o.json === true, anchorOf, o.anchor === true);
     throw e;
   }
-  printEditOutcome(ctx, result, { json: o.json === true, receipt: o.receipt === true, pathRows: pathRows(file, o) });
+  printEditOutcome(ctx, result, { json: o.json === true, receipt: o.receipt === true, pathRows: pathRows(file, o), ...(o.anchor ? { anchor: anchorOf } : {}) });
   return Exit.ok;
 }
 
@@ -142,7 +144,8 @@ function newText(ctx: Context, o: ReplaceArgs): Buffer {
   }
   const text = readOptionInput(ctx.io, '-', '--from');
   if (text.length === 0) {
-    throw usage('standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; to delete the lines, --delete)');
+    const empty = o.create ? "for an empty file, --text ''" : 'to delete the lines, --delete';
+    throw usage(`standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; ${empty})`);
   }
   return text;
 }

@@ -44,6 +44,10 @@ export class PrintingGrepReporter implements GrepReporter {
     (this.json ?? this.text)?.match(line, buf, start, end);
   }
 
+  replacedMatch(line: number, buf: Buffer, start: number, end: number, original: Buffer): void {
+    this.text?.replacedMatch(line, buf, start, end, original); // --json refuses --replace
+  }
+
   context(line: number, buf: Buffer, start: number, end: number): void {
     (this.json ?? this.text)?.context(line, buf, start, end);
   }
