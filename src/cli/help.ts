@@ -151,6 +151,18 @@ printed quoted as git quotes it ("a\\t3"); replace --rows reads it back. Under -
 Exit status: 0 a line was selected, 1 none, 2 an error (rows found before it are printed; -q
 with a match: 0). A binary file named on the command line is skipped with a note on stderr:
   linewise: data.bin: binary file (it has a NUL byte), not searched; use -a/--text to search it`,
+  mcp: `
+Examples:
+  $ linewise mcp                            serve the client's roots (or the current directory)
+  $ linewise mcp --root .                   serve this directory; relative paths start here
+  $ linewise mcp --root src --root docs     two roots: paths from src/, absolute ones in either
+  $ linewise mcp --root . --read-only       read_lines, page and grep only
+  $ linewise mcp --root . --cache-mib 16    keep at most 16 MiB of file contents between searches
+  $ npx @modelcontextprotocol/inspector-cli --cli linewise mcp --root . --method tools/list
+
+A client starts it from its configuration, e.g. {"mcpServers":{"linewise":{"command":"linewise","args":["mcp","--root","."]}}}.
+The tools' results are the rows, footers and messages of readlines, page, grep and replace;
+a refused call (a stale edit, a path outside the roots) is a result with isError, in one line.`,
   encodings: `
 Examples:
   $ linewise encodings                      every name, a tab, then its aliases

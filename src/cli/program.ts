@@ -202,6 +202,24 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
   grep.on('option:no-filename', () => grep.setOptionValue('withFilename', false));
 
   program
+    .command('mcp')
+    .summary('serve read_lines, page, grep and the replace tools to agents over MCP (stdio)')
+    .description(
+      'Run a Model Context Protocol server on standard input and output (for Claude, Cursor, VS Code and other MCP clients) with the tools read_lines, page, grep, replace_lines, replace_rows and replace_text. Their results are the rows, footers and messages of the commands here. No path outside the roots (after resolving symbolic links) is read or written. Ends when the client closes standard input.',
+    )
+    .option('--root <dir>', "a directory the tools may read and write (repeatable; relative paths start at the first; default: the client's roots when it offers them, else the current directory)", collect)
+    .option('--read-only', 'offer only read_lines, page and grep: no tool writes')
+    .option('--cache-mib <n>', 'the most file contents kept in memory between searches, in MiB (0: none; files are always checked for changes first)', count('--cache-mib'), 64)
+    .addHelpText('after', EXAMPLES.mcp)
+    .action(async (o: { root?: string[]; readOnly?: boolean; cacheMib: number }) => {
+      const ctx = runner.context('never');
+      // The server and the MCP SDK load only here: no other command's start-up pays for them.
+      const { serve } = await import('../mcp/server.js');
+      const settings = { roots: o.root ?? [], readOnly: o.readOnly === true, cacheMib: o.cacheMib, cwd: ctx.io.cwd, version: VERSION, log: (m: string) => ctx.warn(m) };
+      runner.status(await runner.writing((signal) => serve({ ...settings, ...(signal ? { signal } : {}) })));
+    });
+
+  program
     .command('encodings')
     .summary('list the names --encoding accepts')
     .description('List the encodings --encoding accepts, one a line: the name, a tab, then its aliases. Names match ignoring case and punctuation (Shift_JIS = shift-jis = shiftjis). UTF-8 is the default and reads bytes as they are; a UTF-16 file with a byte order mark needs no flag.')

@@ -6,11 +6,10 @@
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseRows } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
-import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type ReplaceResult, TextNotFoundError } from '../engine/edit.js';
+import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type ReplaceResult } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
 import { anchorOf } from '../engine/results.js';
-import { StaleEditError } from '../engine/stale.js';
-import { printEditRecords, printNear, printReceipts, printStale } from '../format/edit-report.js';
+import { printEditOutcome, printEditRefusal } from '../format/edit-report.js';
 import { contentMode, editsOrText, stdinUsers } from './replace-content.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
@@ -86,19 +85,10 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   try {
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
-    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true, anchorOf, o.anchor === true);
-    if (e instanceof TextNotFoundError) printNear(ctx.out, e, o.json === true);
+    printEditRefusal(ctx.out, e, o.json === true, anchorOf, o.anchor === true);
     throw e;
   }
-  for (const f of result.files) if (f.relocated) ctx.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
-  for (const f of result.files) {
-    if (f.alreadyApplied) ctx.warn('already applied: the lines already hold the new text; nothing was written', f.path);
-  }
-  // Under --json the diff is a field of each file's record: the output is JSON Lines only.
-  if (o.dryRun && !o.json) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
-  const anchor = o.anchor ? anchorOf : undefined;
-  if (o.json) printEditRecords(ctx.out, result, pathRows(file, o), anchor);
-  else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle, anchor);
+  printEditOutcome(ctx, result, { json: o.json === true, receipt: o.receipt === true, pathRows: pathRows(file, o), ...(o.anchor ? { anchor: anchorOf } : {}) });
   return Exit.ok;
 }
 

@@ -2,12 +2,14 @@
 // an old text not found, receipts, and the --json records; shared by the CLI and the MCP server.
 
 import { isUtf8 } from 'node:buffer';
+import { LinewiseError } from '../core/errors.js';
 import { terminatorOf } from '../core/terminators.js';
 import { quoteRowPath } from '../core/path-names.js';
 import type { ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { StaleEditError } from '../engine/stale.js';
 import type { Output } from '../io/output.js';
 import { fileChangeRecord, lineFields, writeRecord } from './json.js';
+import type { Printing } from './printing.js';
 import { receiptFooter, writeReceipt } from './receipt.js';
 import { type AnchorFn, anchorField, endRow } from './rows.js';
 import type { Style } from './style.js';
@@ -83,4 +85,44 @@ export function printEditRecords(out: Output, result: ReplaceResult, withPaths: 
     written: result.files.filter((f) => f.written).length,
     dry_run: result.dryRun,
   });
+}
+
+/** How an edit's outcome is printed. */
+export interface EditPrintOptions {
+  json: boolean;
+  /** print each written file's receipt */
+  receipt: boolean;
+  /** rows of a receipt carry paths (the edit's rows did) */
+  pathRows: boolean;
+  /** a receipt's rows carry anchors (`replace --anchor`) */
+  anchor?: AnchorFn;
+}
+
+/**
+ * What a finished edit prints: relocations and "already applied" as notes, a dry run's diff, the
+ * receipts, or the --json records (the diff then a field of each file's record: JSON Lines only).
+ */
+export function printEditOutcome(p: Printing, result: ReplaceResult, o: EditPrintOptions): void {
+  for (const f of result.files) if (f.relocated) p.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
+  for (const f of result.files) {
+    if (f.alreadyApplied) p.warn('already applied: the lines already hold the new text; nothing was written', f.path);
+  }
+  if (o.json) {
+    printEditRecords(p.out, result, o.pathRows, o.anchor);
+    return;
+  }
+  if (result.dryRun) for (const f of result.files) if (f.diff) p.out.bytes(f.diff);
+  if (o.receipt) printReceipts(p.out, result, o.pathRows, p.rowStyle, p.noteStyle, o.anchor);
+}
+
+/**
+ * What a refused edit prints before its message: the current lines of a stale edit (anchored
+ * when the caller's rows were, or `anchorAlways`), or the lines that nearly hold an old text not
+ * found (as rows, or JSON records).
+ */
+export function printEditRefusal(out: Output, e: unknown, json: boolean, anchor?: AnchorFn, anchorAlways = false): void {
+  // By code and shape: the printers know the engine's types, not its classes.
+  if (!(e instanceof LinewiseError)) return;
+  if (e.code === 'stale' && Array.isArray((e as StaleEditError).files)) printStale(out, e as StaleEditError, json, anchor, anchorAlways);
+  if (e.code === 'not-found' && Array.isArray((e as TextNotFoundError).near)) printNear(out, e as TextNotFoundError, json);
 }
