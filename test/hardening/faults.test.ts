@@ -29,6 +29,15 @@ describe('faults: new text is never implicit-empty', () => {
     await refused(['replace', 'f', '2', '--from', '-'], { status: 2, message: EMPTY }, '');
   });
 
+  it("--new-from - on empty standard input: exit 2, nothing written (it used to delete the old text); --new '' deletes", async () => {
+    const f = t.file('f', 'a\nb\nc\n');
+    const message = "standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; to delete the old text, --new '')";
+    await refused(['replace', 'f', '--old', 'b', '--new-from', '-'], { status: 2, message }, '');
+    await refused(['replace', 'f', '--old', 'b\n', '--new-from', '-'], { status: 2, message });
+    expect((await run(['replace', 'f', '--old', 'b\n', '--new', ''], { cwd: t.dir })).status).toBe(0);
+    expect(esc(fs.readFileSync(f))).toBe('a\\nc\\n');
+  });
+
   it('deleting is said: --delete, or --text \'\'', async () => {
     const f = t.file('f', 'a\r\nb\r\nc\r\n');
     expect((await run(['replace', 'f', '2', '--delete'], { cwd: t.dir })).status).toBe(0);
