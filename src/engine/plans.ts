@@ -75,11 +75,13 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
     } else {
       target = resolveTarget(row.path!, cwd);
     }
-    // Two names of one file (a.txt, ./a.txt, a link to it) are one plan: their edits must not clash.
-    let plan = plans.get(target.real);
+    // Two names of one file (a.txt, ./a.txt, a link to it, the same directory bind-mounted at two
+    // places, where even the real paths differ) are one plan: their edits must not clash.
+    const key = fileKey(target.stat);
+    let plan = plans.get(key);
     if (plan === undefined) {
       plan = { given: fixed ? file! : row.path!, target, edits: [], expect: [], pathRows: row.path !== undefined, anchored: false };
-      plans.set(target.real, plan);
+      plans.set(key, plan);
     }
     return plan;
   };
@@ -107,9 +109,12 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
   return [...plans.values()];
 }
 
+/** One file whatever its names: its device and inode. */
+const fileKey = (st: { dev: bigint; ino: bigint }) => `${st.dev}:${st.ino}`;
+
 function sameTarget(cwd: string, p: string, target: EditTarget): boolean {
   try {
-    return fs.realpathSync(path.resolve(cwd, p)) === target.real;
+    return fileKey(fs.statSync(path.resolve(cwd, p), { bigint: true })) === fileKey(target.stat);
   } catch {
     return false;
   }
