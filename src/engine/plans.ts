@@ -7,7 +7,7 @@ import { type Edit, type Expectation, planEdits, rowAnchors, rowEdits, rowExpect
 import { LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import type { Row } from '../core/parse-rows.js';
-import { hasRawBytes, quotePath, quoteRowPath } from '../core/path-names.js';
+import { fsPath, quotePath } from '../core/path-names.js';
 import { type EditTarget, resolveTarget } from '../io/edit-target.js';
 
 /** The edits and expectations of one file. */
@@ -65,9 +65,6 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
     if (row.path === undefined && fixed === undefined) {
       throw new LinewiseError('bad-row', `row ${row.rowNumber} has no path: name the file, as in linewise replace FILE --rows`, source);
     }
-    if (row.path !== undefined && hasRawBytes(row.path)) {
-      throw new LinewiseError('bad-row', `row ${row.rowNumber}: the path ${quoteRowPath(row.path)} is not valid UTF-8, which replace cannot name exactly; rename the file to edit it by rows`, source);
-    }
     let target: EditTarget;
     if (fixed !== undefined) {
       if (row.path !== undefined && !sameTarget(cwd, row.path, fixed)) throw rowForOtherFile(row, source, file!);
@@ -114,7 +111,7 @@ const fileKey = (st: { dev: bigint; ino: bigint }) => `${st.dev}:${st.ino}`;
 
 function sameTarget(cwd: string, p: string, target: EditTarget): boolean {
   try {
-    return fileKey(fs.statSync(path.resolve(cwd, p), { bigint: true })) === fileKey(target.stat);
+    return fileKey(fs.statSync(fsPath(path.resolve(cwd, p)), { bigint: true })) === fileKey(target.stat);
   } catch {
     return false;
   }
@@ -146,10 +143,10 @@ function resolveReadings(cwd: string, fixed: EditTarget | undefined, rows: reado
 
 /** `p` names a file that could be edited: a regular file (with FILE: FILE itself). */
 function names(cwd: string, p: string, fixed: EditTarget | undefined): boolean {
-  if (p === '' || hasRawBytes(p)) return false; // "" is no file; a name not UTF-8 is refused by name anyway
+  if (p === '') return false; // "" is no file
   if (fixed !== undefined) return sameTarget(cwd, p, fixed);
   try {
-    return fs.statSync(path.resolve(cwd, p)).isFile();
+    return fs.statSync(fsPath(path.resolve(cwd, p))).isFile();
   } catch {
     return false;
   }

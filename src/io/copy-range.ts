@@ -3,6 +3,7 @@
 
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath } from '../core/path-names.js';
 import type { Terminator } from '../core/terminators.js';
 import { checkpoint, YIELD_BYTES } from './checkpoint.js';
 import { changedError, type EditTarget } from './edit-target.js';
@@ -32,7 +33,7 @@ export class RangeReader {
   static open(target: EditTarget): RangeReader {
     let fd: number;
     try {
-      fd = fs.openSync(target.real, 'r');
+      fd = fs.openSync(fsPath(target.real), 'r');
     } catch (e) {
       throw fileError(e, target.given);
     }

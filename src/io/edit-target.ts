@@ -4,13 +4,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
+import { fsPath, pathFromBytes } from '../core/path-names.js';
 import { fileError, fileKind } from './input.js';
 
 /** A file to replace, as resolved and examined before it was read. */
 export interface EditTarget {
   /** the path as the user gave it, for messages */
   given: string;
-  /** the file itself, symbolic links resolved: a link is written through, not replaced */
+  /**
+   * the file itself, symbolic links resolved: a link is written through, not replaced. A name
+   * that is not UTF-8 (walked, unquoted from a row, or a link's target) keeps each such byte as
+   * path-names.ts does: every system call takes it through `fsPath`, so it names that very file.
+   */
   real: string;
   /** what it looked like before it was read; compared again just before the rename */
   stat: fs.BigIntStats;
@@ -28,8 +33,9 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
   let real: string;
   let stat: fs.BigIntStats;
   try {
-    real = fs.realpathSync(path.resolve(cwd, given));
-    stat = fs.statSync(real, { bigint: true });
+    // As bytes: a link to a name that is not UTF-8 must not resolve to a look-alike (U+FFFD) name.
+    real = pathFromBytes(fs.realpathSync.native(fsPath(path.resolve(cwd, given)), { encoding: 'buffer' }));
+    stat = fs.statSync(fsPath(real), { bigint: true });
   } catch (e) {
     throw fileError(e, given);
   }
@@ -44,7 +50,7 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
     );
   }
   try {
-    fs.accessSync(real, fs.constants.W_OK);
+    fs.accessSync(fsPath(real), fs.constants.W_OK);
   } catch {
     throw new LinewiseError('eacces', 'permission denied: the file is not writable', given);
   }

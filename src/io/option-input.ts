@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath } from '../core/path-names.js';
 import type { ReadFn } from '../core/lines.js';
 import { fileError, fileKind } from './input.js';
 
@@ -39,7 +40,7 @@ export function readOptionInput(src: OptionSource, source: string, what: string)
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
-    fd = fs.openSync(path.resolve(src.cwd, source), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0));
+    fd = fs.openSync(fsPath(path.resolve(src.cwd, source)), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0));
   } catch (e) {
     throw fileError(e, source);
   }

@@ -2,6 +2,7 @@
 
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
+import { pathFromBytes } from '../core/path-names.js';
 import type { ReadFn } from '../core/lines.js';
 
 /** Somewhere bytes go: stdout, stderr, or a test's capture. Writes are synchronous. */
@@ -85,7 +86,10 @@ export function fdReader(fd: number): ReadFn {
  */
 function workingDirectory(): string {
   try {
-    return process.cwd();
+    const cwd = process.cwd();
+    // Node names a directory that is not UTF-8 with U+FFFD for each such byte: paths resolved
+    // against that name would open a look-alike directory. Its real path, as bytes, names it.
+    return cwd.includes('\uFFFD') ? pathFromBytes(fs.realpathSync.native('.', { encoding: 'buffer' })) : cwd;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ERANGE' ? 'its path is longer than the system can name' : code === 'ENOENT' ? 'it no longer exists' : `${code ?? String(e)}`;

@@ -67,4 +67,16 @@ describe('a working directory the kernel cannot name', () => {
     expect(sh(`${into}; ${LW} --version`, deep).status).toBe(0);
     spawnSync('rm', ['-rf', deep]); // rm walks the tree by descriptor: no path too long for it
   });
+
+  it('a name that is not UTF-8 (Node says U+FFFD for its byte): the files read and written are its own, never a look-alike directory\'s', () => {
+    const d = path.join(tmp.dir, 'raw');
+    fs.mkdirSync(Buffer.from(`${d}/d\xff`, 'latin1'), { recursive: true });
+    fs.mkdirSync(path.join(d, 'd\uFFFD'));
+    fs.writeFileSync(Buffer.from(`${d}/d\xff/f`, 'latin1'), 'own\n');
+    fs.writeFileSync(path.join(d, 'd\uFFFD', 'f'), 'look-alike\n');
+    const r = sh(`cd "$(printf 'd\\377')" && ${LW} readlines f 1 && ${LW} replace f 1 --text EDITED && ${LW} grep -H E f`, d);
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, '1\town\nf\t1\tEDITED\n', '']);
+    expect(fs.readFileSync(Buffer.from(`${d}/d\xff/f`, 'latin1'), 'utf8')).toBe('EDITED\n');
+    expect(fs.readFileSync(path.join(d, 'd\uFFFD', 'f'), 'utf8')).toBe('look-alike\n'); // it was the one read and written
+  });
 });

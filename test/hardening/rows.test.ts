@@ -136,7 +136,7 @@ describe('rows: hostile file names', () => {
     expect(Object.keys(tree(t.dir))).toEqual([esc('\uFEFFbom')]); // no file "bom" was ever made
   });
 
-  it('names that are not UTF-8: each row names its own file (never a look-alike); replace refuses them, nothing written', async () => {
+  it('names that are not UTF-8: each row names its own file (never a look-alike), and replace edits that very file', async () => {
     put(Buffer.from([0x78, 0xfe]), 'fe\n');
     put(Buffer.from([0x78, 0xff]), 'ff\n');
     put('x\uFFFD', 'fffd\n'); // what Node would have opened for both
@@ -148,11 +148,32 @@ describe('rows: hostile file names', () => {
     expect(l.stdout.toString()).toBe('"./x\\376"\n"./x\\377"\n./x\uFFFD\n');
     const j = await lw(['grep', '--json', 'ff$', '.']);
     expect(j.stdout.toString()).toContain('{"type":"begin","data":{"path":{"bytes":"Li94/w=="}}}');
-    await refused(['--rows', '-'], g.stdout, 2, /^linewise: rows: row 1: the path "\.\/x\\376" is not valid UTF-8, which replace cannot name exactly/);
-    await refused(['--rows', '-', '-0'], z.stdout, 2, /is not valid UTF-8/);
-    // the valid look-alike alone goes back as usual
-    const ok = await lw(['replace', '--rows', '-'], './x\uFFFD\t1\tFFFD\n');
-    expect([ok.status, fs.readFileSync(path.join(t.dir, 'x\uFFFD'), 'utf8')]).toEqual([0, 'FFFD\n']);
+    const before = tree(t.dir);
+    // the identity: nothing rewritten (it used to refuse the whole batch, exit 2)
+    for (const [rows, mode] of [[g.stdout, []], [z.stdout, ['-0']]] as const) {
+      const r = await lw(['replace', '--rows', '-', ...mode], rows);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(tree(t.dir)).toEqual(before);
+    }
+    // one row edited, in text rows and under -0: that file only, by its own bytes
+    for (const [rows, mode] of [[g.stdout, []], [z.stdout, ['-0']]] as const) {
+      const r = await lw(['replace', '--rows', '-', ...mode], Buffer.from(rows.toString('latin1').replace('\tff\n', '\tFF\n'), 'latin1'));
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(tree(t.dir)).toEqual({ ...before, [esc(Buffer.from([0x78, 0xff]))]: 'FF\\n' });
+      put(Buffer.from([0x78, 0xff]), 'ff\n');
+    }
+    expect(tree(t.dir)).toEqual(before);
+  });
+
+  it('a link to a name that is not UTF-8 is written through to that file, never to its look-alike', async () => {
+    put(Buffer.from([0x78, 0xff]), 'real\n');
+    put('x\uFFFD', 'look-alike\n');
+    fs.symlinkSync(Buffer.from([0x78, 0xff]), path.join(t.dir, 'link'));
+    const r = await lw(['replace', 'link', '1', '--text', 'EDITED']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(fs.readFileSync(Buffer.from(`${t.dir}/x\xff`, 'latin1'), 'latin1')).toBe('EDITED\n');
+    expect(fs.readFileSync(path.join(t.dir, 'x\uFFFD'), 'utf8')).toBe('look-alike\n'); // it was the one written
+    expect(fs.lstatSync(path.join(t.dir, 'link')).isSymbolicLink()).toBe(true);
   });
 
   it('-l and -c quote a path as messages do; -0 prints it as it is', async () => {
@@ -163,6 +184,9 @@ describe('rows: hostile file names', () => {
     expect(esc((await lw(['grep', '-l', '-0', 'x', '.'])).stdout)).toBe(esc('./12\0./a\tb\0'));
     const missing = await lw(['readlines', 'no\tsuch', '1']);
     expect(missing.stderr).toBe('linewise: "no\\tsuch": no such file or directory\n');
+    // a value a message repeats (here an --encoding with a line break) never starts a second line
+    const value = await lw(['readlines', '--encoding', 'x\ny', 'no\tsuch', '1']);
+    expect([value.status, value.stderr]).toEqual([2, 'linewise: unknown encoding \'x\\ny\'; "linewise encodings" lists the names --encoding accepts\n']);
   });
 });
 
