@@ -89,6 +89,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
     edits: [],
     mismatches: [],
     undecoded: [],
+    intoAscii: [],
     kept: new Map(oldLines.map((l, i) => [i + 1, l])),
   };
   const edit = { start: 1, end: exists ? oldLines.length : 0, lines: [], origin: 'create' };

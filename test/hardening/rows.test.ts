@@ -280,6 +280,31 @@ describe('rows: decodings replace was not given', () => {
     expect([ok.status, esc(fs.readFileSync(path.join(t.dir, 'l1')))]).toEqual([0, 'CAF\\xc9\\nna\\xefve\\n']);
   });
 
+  it('a row bringing UTF-8 into an ASCII line of a file that is not UTF-8 (read with --encoding, the line cannot tell): exit 2, nothing written', async () => {
+    put('l1', Buffer.from('abc\ncaf\xe9\n', 'latin1'));
+    put('sj', Buffer.from([0x61, 0x62, 0x63, 0x0a, 0x93, 0xfa, 0x96, 0x7b, 0x0a])); // abc, 日本 in Shift_JIS
+    const message = (at: number) =>
+      new RegExp(`^linewise: (l1|sj): row 1: the row brings UTF-8 text into line 1, but the file is not valid UTF-8 \\(at byte ${at}\\): .*--encoding latin1\\), or, to write UTF-8 there on purpose, replace the line as a range .*; nothing was written\n$`);
+    for (const anchor of [[], ['--anchor']]) {
+      const l1 = (await lw(['readlines', 'l1', '1', '1', '--encoding', 'latin1', ...anchor])).stdout.toString();
+      await refused(['l1', '--rows', '-'], l1.replace('abc', 'été'), 2, message(7)); // it used to write "été" in UTF-8
+      const sj = (await lw(['readlines', 'sj', '1', '1', '--encoding', 'shift_jis', ...anchor])).stdout.toString();
+      await refused(['sj', '--rows', '-'], sj.replace('abc', '日'), 2, message(4));
+    }
+    // with the encoding: written in it
+    const ok = await lw(['replace', 'l1', '--rows', '-', '--encoding', 'latin1'], '1\tété\n');
+    expect([ok.status, esc(fs.readFileSync(path.join(t.dir, 'l1')))]).toEqual([0, '\\xe9t\\xe9\\ncaf\\xe9\\n']);
+    // a UTF-8 file takes it; so does a line already beyond ASCII (it tells); a range edit is UTF-8 on purpose
+    put('u', 'abc\ncafé\n');
+    expect((await lw(['replace', 'u', '--rows', '-'], '1\tété\n')).status).toBe(0);
+    expect(fs.readFileSync(path.join(t.dir, 'u'), 'utf8')).toBe('été\ncafé\n');
+    put('mixed', Buffer.concat([Buffer.from('café\nabc\n'), Buffer.from([0xff, 0x0a])]));
+    expect((await lw(['replace', 'mixed', '--rows', '-'], '1\tcafés\n')).status).toBe(0);
+    await refused(['mixed', '--rows', '-'], '2\tabé\n', 2, /the row brings UTF-8 text into line 2, but the file is not valid UTF-8 \(at byte 11\)/);
+    expect((await lw(['replace', 'mixed', '2', '--text', 'abé'])).status).toBe(0);
+    expect(esc(fs.readFileSync(path.join(t.dir, 'mixed')))).toBe(esc(Buffer.concat([Buffer.from('cafés\nabé\n'), Buffer.from([0xff, 0x0a])])));
+  });
+
   it('under --expect and anchors, a mismatch the missing encoding explains is exit 2, not a stale edit', async () => {
     put('l1', Buffer.from('caf\xe9\nplain\n', 'latin1'));
     fs.writeFileSync(path.join(t.dir, '..', `${path.basename(t.dir)}-before`), (await lw(['readlines', 'l1', '1', '1', '--encoding', 'latin1'])).stdout);
