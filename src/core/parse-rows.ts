@@ -3,6 +3,7 @@
 // `replace --rows`; the readers' decorations skipped, anything else refused rather than guessed.
 
 import { LinewiseError } from './errors.js';
+import { MAX_ROWS } from './limits.js';
 import { needsQuoting, pathFromBytes, quoteRowPath, unquotePath } from './path-names.js';
 import { CUT_MARK, NO_NEWLINE_MARK, parseLineField } from './row-fields.js';
 
@@ -47,6 +48,8 @@ export interface Row {
 export interface ParseRowsOptions {
   /** rows as `grep -0` prints them: every row starts with a path ended by a NUL */
   nul?: boolean;
+  /** the most rows taken (default MAX_ROWS); one more is refused */
+  maxRows?: number;
 }
 
 const TAB = 9;
@@ -63,6 +66,7 @@ const QUOTE = 0x22;
  */
 export function parseRows(input: Buffer, source: string, options: ParseRowsOptions = {}): Row[] {
   const nul = options.nul === true;
+  const maxRows = options.maxRows ?? MAX_ROWS;
   if (input.includes(CR) && !input.includes(LF)) {
     throw rowError(source, 1, 'the rows end in lone carriage returns (no line feed anywhere), which cannot be told from a "\\r" inside a line; convert them to "\\n" endings');
   }
@@ -113,6 +117,9 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
       }));
     }
     skipped = [];
+    if (rows.length === maxRows) {
+      throw new LinewiseError('too-large', `more than ${maxRows.toLocaleString('en-US')} rows, more than one call holds; split the rows into several calls (each call is all or nothing)`, source);
+    }
     rows.push(parsed.row);
     last = parsed.row;
     at = parsed.end;

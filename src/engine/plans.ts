@@ -61,6 +61,7 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
   if (rows.length === 0) return []; // e.g. grep found nothing: nothing to do, as with sed
   const plans = new Map<string, FilePlan>();
   const fixed = file === undefined ? undefined : resolveTarget(file, cwd);
+  const targets = new Map<string, EditTarget>();
   const planFor = (row: Row, source: string): FilePlan => {
     if (row.path === undefined && fixed === undefined) {
       throw new LinewiseError('bad-row', `row ${row.rowNumber} has no path: name the file, as in linewise replace FILE --rows`, source);
@@ -70,7 +71,9 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
       if (row.path !== undefined && !sameTarget(cwd, row.path, fixed)) throw rowForOtherFile(row, source, file!);
       target = fixed;
     } else {
-      target = resolveTarget(row.path!, cwd);
+      // once per name, not per row: a million rows of one file are not three million system calls
+      target = targets.get(row.path!) ?? resolveTarget(row.path!, cwd);
+      targets.set(row.path!, target);
     }
     // Two names of one file (a.txt, ./a.txt, a link to it, the same directory bind-mounted at two
     // places, where even the real paths differ) are one plan: their edits must not clash.

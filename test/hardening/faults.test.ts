@@ -151,6 +151,14 @@ describe('faults: option inputs are files, and bounded', () => {
       expect(fs.readFileSync(path.join(t.dir, 'f'), 'utf8')).toBe('a\n');
     }
   });
+
+  it('more than a million rows (short rows under the byte cap, which used to reach 10 GB): exit 2, one line, nothing written', async () => {
+    const f = t.file('f', 'a\n');
+    const rows = Buffer.from('1\tx\n'.repeat(1_000_001)); // 4 MB
+    await refused(['replace', 'f', '--rows', '-'], { status: 2, message: '<stdin>: more than 1,000,000 rows, more than one call holds; split the rows into several calls (each call is all or nothing)' }, rows);
+    await refused(['replace', 'f', '1', '--text', 'y', '--expect', '-'], { status: 2, message: '-: more than 1,000,000 rows, more than one call holds; split the rows into several calls (each call is all or nothing)' }, rows);
+    expect(fs.readFileSync(f, 'utf8')).toBe('a\n');
+  });
 });
 
 describe('faults: clear lines', () => {
