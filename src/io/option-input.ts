@@ -19,9 +19,9 @@ export interface OptionSource {
 
 /**
  * The most an option input may hold. The new text (`--from`) and the rows (`--rows`, `--expect`)
- * are edits, held in memory until the file is written (rows as objects: about 20 times their
- * bytes at the peak, measured with 250,000 rows); the cap is far past any edit a person or an
- * agent makes, and keeps the worst case near a gigabyte instead of unbounded.
+ * are edits, held in memory until the file is written; the cap is far past any edit a person or
+ * an agent makes. Rows are held as objects, about 600 to 800 bytes each, so their number is
+ * capped too (MAX_ROWS in core/limits.ts): many short rows would pass the byte cap by far.
  */
 export const OPTION_INPUT_MAX = 64 << 20;
 
