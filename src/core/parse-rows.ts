@@ -127,6 +127,9 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
   return rows;
 }
 
+/** No file has the empty name: such a row would otherwise name the current directory. */
+const EMPTY_PATH = 'the path is empty: a row names a file before its line number';
+
 function rowError(source: string, rowNumber: number, what: string): LinewiseError {
   return new LinewiseError('bad-row', `row ${rowNumber}: ${what}`, source);
 }
@@ -199,6 +202,7 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
     const q = unquotePath(row, 0);
     if ('bad' in q) throw bad(q.bad);
     if (row[q.end] !== TAB) throw bad('a quoted path must be followed by a tab');
+    if (q.bytes.length === 0) throw bad(EMPTY_PATH);
     return { path: pathFromBytes(q.bytes), ...lineAndText(row, q.end + 1, bad), rowNumber };
   }
   const tab = row.indexOf(TAB);
@@ -215,6 +219,7 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
     if (alt !== undefined) plain.alts = [alt];
     return plain;
   }
+  if (first.length === 0) throw bad(EMPTY_PATH);
   const path = pathFromBytes(first);
   if (needsQuoting(path)) throw bad(`the path ${quoteRowPath(path)} holds characters that rows print quoted: write it so, in double quotes`);
   return { path, ...lineAndText(row, tab + 1, bad), rowNumber };
@@ -248,6 +253,7 @@ function nulRow(input: Buffer, at: number, source: string, rowNumber: number): {
   const tab = row.indexOf(TAB);
   const lf = row.indexOf(LF);
   if (tab === -1 || (lf !== -1 && lf < tab)) throw bad('not a row: expected <line number><TAB><text> after the NUL that ends the path');
+  if (nul === at) throw bad(EMPTY_PATH);
   return { row: { path: pathFromBytes(input.subarray(at, nul)), ...lineAndText(row, 0, bad), rowNumber }, end };
 }
 
