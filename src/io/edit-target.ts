@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
-import { fsPath, pathFromBytes } from '../core/path-names.js';
+import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
 import { fileError, fileKind } from './input.js';
 
 /** A file to replace, as resolved and examined before it was read. */
@@ -43,6 +43,14 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
     throw new LinewiseError('not-a-file', `is ${fileKind(stat as unknown as fs.Stats)}, not a regular file; only regular files can be edited`, given);
   }
   if (stat.nlink > 1n) {
+    const kept = keptOriginal(real, stat);
+    if (kept !== undefined) {
+      throw new LinewiseError(
+        'hard-link',
+        `has ${stat.nlink} hard links: ${quotePath(kept)} is its original, kept by a linewise batch that was cut short (a crash or SIGKILL between two renames) and never removed; remove it and run the edit again`,
+        given,
+      );
+    }
     throw new LinewiseError(
       'hard-link',
       `has ${stat.nlink} hard links; replacing it would split it from its other names (remove the other links, or edit it with a tool that writes in place)`,
@@ -57,6 +65,26 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
   return { given, real, stat };
 }
 
+
+/**
+ * The other name of a file with hard links when it is an original a batch keeps beside its file
+ * (`.NAME.linewise-<16 hex>.orig`, commit.ts): a crash between keeping it and the rename leaves
+ * it linked to the file. Looked for only then, so the directory is read on this rare path alone.
+ */
+function keptOriginal(real: string, stat: fs.BigIntStats): string | undefined {
+  const dir = path.dirname(real);
+  try {
+    for (const b of fs.readdirSync(fsPath(dir), { encoding: 'buffer' })) {
+      const name = pathFromBytes(b);
+      if (!/^\..*\.linewise-[0-9a-f]{16}\.orig$/s.test(name)) continue;
+      const st = fs.lstatSync(fsPath(path.join(dir, name)), { bigint: true });
+      if (st.ino === stat.ino && st.dev === stat.dev) return path.join(dir, name);
+    }
+  } catch {
+    // the plain message then
+  }
+  return undefined;
+}
 
 /** The same file, unchanged: same device and inode, size, modification and change times. */
 export function sameFile(a: fs.BigIntStats, b: fs.BigIntStats): boolean {

@@ -100,6 +100,17 @@ describe('faults: the stale guard', () => {
     expect([fs.readFileSync(a, 'utf8'), fs.readFileSync(b, 'utf8')]).toEqual(['X\ny\n', 'p\nQ\n']);
   });
 
+  it('a batch cut short between keeping an original and its rename (simulated: the .orig linked): the re-run names the leftover; once removed, it runs', async () => {
+    const a = t.file('a', 'x\ny\n');
+    t.file('b', 'p\nq\n');
+    fs.linkSync(a, path.join(t.dir, '.a.linewise-0123456789abcdef.orig')); // what a crash at that instant leaves
+    const message = `a: has 2 hard links: ${fs.realpathSync(t.dir)}/.a.linewise-0123456789abcdef.orig is its original, kept by a linewise batch that was cut short (a crash or SIGKILL between two renames) and never removed; remove it and run the edit again`;
+    await refused(['replace', '--rows', '-'], { status: 2, message }, 'a\t1\tX\nb\t2\tQ\n');
+    fs.rmSync(path.join(t.dir, '.a.linewise-0123456789abcdef.orig'));
+    expect((await run(['replace', '--rows', '-'], { cwd: t.dir, stdin: 'a\t1\tX\nb\t2\tQ\n' })).status).toBe(0);
+    expect(fs.readFileSync(a, 'utf8')).toBe('X\ny\n');
+  });
+
   it('a line changed by someone else is still stale (exit 3, the current row on stdout), and so is a deletion run again', async () => {
     const f = t.file('f', 'a\nb\nc\n');
     t.file('before', (await run(['readlines', f, '2', '2'])).stdout);
