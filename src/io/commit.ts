@@ -7,7 +7,8 @@
 // files `.NAME.linewise-*.tmp`, originals kept for the undo `.NAME.linewise-*.orig` (hard links
 // to the files as they were), and lock directories `.NAME.linewise.lock` whose holder is gone.
 // Running the same command again finishes the batch: the files already edited are "already
-// applied" (or unchanged rows), the others are written, and the locks are taken over.
+// applied" (or unchanged rows), the others are written, and the locks are taken over (a file
+// whose kept original is still linked to it, a crash between the two steps, is named to remove).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
