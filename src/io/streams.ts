@@ -74,6 +74,8 @@ export function fdReader(fd: number): ReadFn {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') pause();
         else if (code === 'EOF') return 0;
+        // `< dir` opens a directory on standard input: a clear line, not an internal error
+        else if (code === 'EISDIR') throw new LinewiseError('eisdir', 'standard input is a directory, which holds no text to read; give a file, or pipe the text in', undefined, undefined, { cause: e });
         else throw e;
       }
     }

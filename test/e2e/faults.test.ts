@@ -53,6 +53,18 @@ describe('standard input that is /dev/null', () => {
   });
 });
 
+describe('standard input that is a directory (< .)', () => {
+  it('readlines -, page -, replace (new text or rows): one clear line, exit 2, nothing written (was an internal error)', () => {
+    fs.writeFileSync(path.join(tmp.dir, 'g'), 'a\nb\n');
+    const line = 'standard input is a directory, which holds no text to read; give a file, or pipe the text in\n';
+    for (const [args, shown] of [['readlines - 1', '-: '], ['page -', '-: '], ['replace g 2', ''], ['replace g --rows -', '']] as const) {
+      const r = sh(`${LW} ${args} < .`);
+      expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `linewise: ${shown}${line}`]);
+    }
+    expect(fs.readFileSync(path.join(tmp.dir, 'g'), 'utf8')).toBe('a\nb\n');
+  });
+});
+
 describe('a working directory the kernel cannot name', () => {
   it('deeper than PATH_MAX (ERANGE): one clear line, exit 2, no stack trace; --version still works', () => {
     const deep = path.join(tmp.dir, 'deep');
