@@ -86,6 +86,31 @@ function keptOriginal(real: string, stat: fs.BigIntStats): string | undefined {
   return undefined;
 }
 
+/**
+ * Opens the target's file for reading, by its own bytes; it must still be the very file examined
+ * (same device and inode), else exit 3. Errors name the file as the user did.
+ */
+export function openTarget(target: EditTarget): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(fsPath(target.real), 'r');
+  } catch (e) {
+    throw fileError(e, target.given);
+  }
+  let st: fs.BigIntStats;
+  try {
+    st = fs.fstatSync(fd, { bigint: true });
+  } catch (e) {
+    fs.closeSync(fd);
+    throw fileError(e, target.given);
+  }
+  if (st.dev !== target.stat.dev || st.ino !== target.stat.ino) {
+    fs.closeSync(fd);
+    throw changedError(target);
+  }
+  return fd;
+}
+
 /** The same file, unchanged: same device and inode, size, modification and change times. */
 export function sameFile(a: fs.BigIntStats, b: fs.BigIntStats): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;

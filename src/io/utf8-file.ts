@@ -4,22 +4,16 @@
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
-import { fsPath } from '../core/path-names.js';
 import { firstInvalidUtf8, utf8CutPoint } from '../core/utf8.js';
 import { checkpoint, YIELD_BYTES } from './checkpoint.js';
-import type { EditTarget } from './edit-target.js';
+import { type EditTarget, openTarget } from './edit-target.js';
 import { fileError } from './input.js';
 
 const CHUNK = 1 << 20;
 
 /** The offset of the first byte of the target's file that is not valid UTF-8, or undefined when it all is. */
 export async function firstInvalidUtf8InFile(target: EditTarget, signal?: AbortSignal): Promise<number | undefined> {
-  let fd: number;
-  try {
-    fd = fs.openSync(fsPath(target.real), 'r');
-  } catch (e) {
-    throw fileError(e, target.given);
-  }
+  const fd = openTarget(target);
   try {
     const buf = Buffer.allocUnsafe(CHUNK + 3);
     let pos = 0; // the file offset of buf[0]
