@@ -48,6 +48,8 @@ export interface GrepArgs {
   excludeDir?: string[];
   follow?: boolean;
   dereferenceRecursive?: boolean;
+  /** grep's -r: with no PATH, the current directory, whatever standard input is */
+  recursive?: boolean;
   /** false under -s/--no-messages */
   messages?: boolean;
   maxRows?: number;
@@ -112,7 +114,9 @@ function report(o: GrepArgs): GrepReport {
 
 /**
  * With -e or -f, every positional argument is a path. No path: standard input when it holds data
- * (a pipe or a file, as rg decides), unless -f already read it; else the current directory.
+ * (a pipe or a file, as rg decides), unless -f already read it or -r/-R asks for a tree (grep's
+ * rule: `grep -r x` searches `.`, so a harness that leaves a stdin pipe open never hangs it); else
+ * the current directory.
  */
 function patternsAndPaths(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): { patterns: string[]; paths: string[]; never: boolean } {
   const files = o.file ?? [];
@@ -122,7 +126,8 @@ function patternsAndPaths(ctx: Context, first: string | undefined, rest: string[
   if (first === undefined && !byOption) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
   const never = byOption && patterns.length === 0;
   if (never) patterns = [NEVER];
-  if (paths.length === 0 && ctx.io.stdinReadable === true && !files.includes('-')) paths = ['-'];
+  const tree = o.recursive === true || o.dereferenceRecursive === true;
+  if (paths.length === 0 && ctx.io.stdinReadable === true && !files.includes('-') && !tree) paths = ['-'];
   return { patterns, paths, never };
 }
 
@@ -152,6 +157,10 @@ class CliReporter implements GrepReporter {
 
   match(line: number, buf: Buffer, start: number, end: number): void {
     (this.json ?? this.text)?.match(line, buf, start, end);
+  }
+
+  replacedMatch(line: number, buf: Buffer, start: number, end: number, original: Buffer): void {
+    this.text?.replacedMatch(line, buf, start, end, original); // --json refuses --replace
   }
 
   context(line: number, buf: Buffer, start: number, end: number): void {

@@ -44,6 +44,8 @@ export interface ReplaceArgs {
   force?: boolean;
   /** after the write, print each edited region as it now is and how the numbering moved */
   receipt?: boolean;
+  /** the receipt's rows, and the current lines of a stale edit, carry anchors (`--anchor`) */
+  anchor?: boolean;
   /** with --expect: follow the lines read when they moved as one block */
   relocate?: boolean;
   eol: EolMode;
@@ -84,7 +86,7 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   try {
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
-    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true, anchorOf);
+    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true, anchorOf, o.anchor === true);
     if (e instanceof TextNotFoundError) printNear(ctx.out, e, o.json === true);
     throw e;
   }
@@ -94,8 +96,9 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   }
   // Under --json the diff is a field of each file's record: the output is JSON Lines only.
   if (o.dryRun && !o.json) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
-  if (o.json) printEditRecords(ctx.out, result, pathRows(file, o));
-  else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle);
+  const anchor = o.anchor ? anchorOf : undefined;
+  if (o.json) printEditRecords(ctx.out, result, pathRows(file, o), anchor);
+  else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle, anchor);
   return Exit.ok;
 }
 
@@ -147,5 +150,5 @@ function newText(ctx: Context, o: ReplaceArgs): Buffer {
   if (o.from === undefined && ctx.io.stdinIsTTY) {
     throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--delete deletes the lines)');
   }
-  return newTextInput(ctx, o.from ?? '-', '--from');
+  return newTextInput(ctx, o.from ?? '-', '--from', o.create ? "for an empty file, --text ''" : 'to delete the lines, --delete');
 }

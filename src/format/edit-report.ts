@@ -14,12 +14,13 @@ import type { Style } from './style.js';
 
 /**
  * Prints the current lines of every stale file as rows (or JSON records), anchored when the
- * caller's rows were: `anchor` computes an anchor (the CLI passes the engine's anchorOf).
+ * caller's rows were, or `always` (`replace --anchor`): `anchor` computes an anchor (the CLI
+ * passes the engine's anchorOf).
  */
-export function printStale(out: Output, e: StaleEditError, json: boolean, anchor?: AnchorFn): void {
+export function printStale(out: Output, e: StaleEditError, json: boolean, anchor?: AnchorFn, always = false): void {
   for (const f of e.files) {
     for (const m of f.mismatches) {
-      const a = f.anchored && anchor && m.current ? anchorField(anchor, m.current, 0, m.current.length) : '';
+      const a = (f.anchored || always) && anchor && m.current ? anchorField(anchor, m.current, 0, m.current.length) : '';
       if (json) {
         writeRecord(out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }), ...(a ? { anchor: a.slice(1) } : {}) });
         continue;
@@ -47,15 +48,15 @@ export function printNear(out: Output, e: TextNotFoundError, json: boolean): voi
 }
 
 /** The receipt of each written file: its edited regions as rows, then how the numbering moved. */
-export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style): void {
+export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style, anchor?: AnchorFn): void {
   for (const f of result.files) {
     if (f.receipt === undefined) continue;
-    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle);
+    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle, anchor);
   }
 }
 
 /** `--json` of an edit: a record per file (with its receipt, relocation, dry run's diff), then a summary. */
-export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean): void {
+export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean, anchor?: AnchorFn): void {
   for (const f of result.files) {
     const record = fileChangeRecord(f);
     if (f.relocated) record.relocated = f.relocated;
@@ -64,7 +65,9 @@ export function printEditRecords(out: Output, result: ReplaceResult, withPaths: 
     if (f.diff) Object.assign(record, isUtf8(f.diff) ? { diff: f.diff.toString('utf8') } : { diff_bytes: f.diff.toString('base64') });
     if (f.receipt) {
       record.receipt = {
-        rows: f.receipt.regions.map((g) => g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length) }))),
+        rows: f.receipt.regions.map((g) =>
+          g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length), ...(anchor ? { anchor: anchorField(anchor, l.bytes, 0, l.bytes.length).slice(1) } : {}) })),
+        ),
         edits: f.receipt.edits.map((x) => ({ start: x.start, end: x.end, new_start: x.newStart, new_end: x.newEnd })),
         shifts: f.receipt.shifts,
         footer: receiptFooter({ ...f.receipt, path: f.path, ...(f.relocated ? { relocated: f.relocated } : {}) }),
