@@ -103,6 +103,8 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
       continue;
     }
     const parsed = nul ? nulRow(input, at, source, rowNumber) : { row: textRow(input.subarray(at, end), source, rowNumber), end };
+    // An empty --null path is a row only when the lines skipped before it may start its path.
+    if (nul && parsed.row.path === '' && skipped.length === 0) throw rowError(source, rowNumber, EMPTY_PATH);
     if (skipped.length > 0) {
       // The lines skipped could be the first lines of this row's path (a path may hold "\n" here).
       const { row } = parsed;
@@ -128,7 +130,7 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
 }
 
 /** No file has the empty name: such a row would otherwise name the current directory. */
-const EMPTY_PATH = 'the path is empty: a row names a file before its line number';
+export const EMPTY_PATH = 'the path is empty: a row names a file before its line number';
 
 function rowError(source: string, rowNumber: number, what: string): LinewiseError {
   return new LinewiseError('bad-row', `row ${rowNumber}: ${what}`, source);
@@ -253,7 +255,6 @@ function nulRow(input: Buffer, at: number, source: string, rowNumber: number): {
   const tab = row.indexOf(TAB);
   const lf = row.indexOf(LF);
   if (tab === -1 || (lf !== -1 && lf < tab)) throw bad('not a row: expected <line number><TAB><text> after the NUL that ends the path');
-  if (nul === at) throw bad(EMPTY_PATH);
   return { row: { path: pathFromBytes(input.subarray(at, nul)), ...lineAndText(row, 0, bad), rowNumber }, end };
 }
 

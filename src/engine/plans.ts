@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { type Edit, type Expectation, planEdits, rowAnchors, rowEdits, rowExpectations } from '../core/edit-plan.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
-import type { Row } from '../core/parse-rows.js';
+import { EMPTY_PATH, type Row } from '../core/parse-rows.js';
 import { fsPath, quotePath } from '../core/path-names.js';
 import { type EditTarget, resolveTarget } from '../io/edit-target.js';
 
@@ -51,6 +51,7 @@ export function rangePlan(cwd: string, file: string, ranges: readonly RangeSpec[
   const edits: Edit[] = ranges.map(({ start, end, text, origin }) => ({ start, end, lines: splitLines(text), origin: origin ?? rangeOrigin(start, end) }));
   const pathRows = expectRows.some((r) => r.path !== undefined);
   for (const r of resolveReadings(cwd, target, expectRows, expectSource)) {
+    if (r.path === '') throw new LinewiseError('bad-row', `row ${r.rowNumber}: ${EMPTY_PATH}`, expectSource);
     if (r.path !== undefined && !sameTarget(cwd, r.path, target)) throw rowForOtherFile(r, expectSource, file);
   }
   return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows, anchored: expectRows.some((r) => r.anchor !== undefined) }];
@@ -63,6 +64,8 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
   const fixed = file === undefined ? undefined : resolveTarget(file, cwd);
   const targets = new Map<string, EditTarget>();
   const planFor = (row: Row, source: string): FilePlan => {
+    // a --null row whose empty path none of its other readings could fill (parse-rows.ts)
+    if (row.path === '') throw new LinewiseError('bad-row', `row ${row.rowNumber}: ${EMPTY_PATH}`, source);
     if (row.path === undefined && fixed === undefined) {
       throw new LinewiseError('bad-row', `row ${row.rowNumber} has no path: name the file, as in linewise replace FILE --rows`, source);
     }

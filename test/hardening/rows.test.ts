@@ -378,6 +378,21 @@ describe('rows: everything else a rows input can hold', () => {
     expect([r.status, fs.readFileSync(path.join(t.dir, 'a'), 'latin1'), fs.lstatSync(path.join(t.dir, 'ln')).isSymbolicLink()]).toEqual([0, 'ONE\nTWO\n', true]);
   });
 
+  it('under --null, a name that is all decoration ("\\ No newline at end of file<LF>") leaves an empty path after it: its own row, never refused as empty', async () => {
+    // the counterexample fast-check found: the row of that file reads as a marker, then a row whose path is ""
+    put('--', '\n');
+    put('\\ No newline at end of file\n', '\n');
+    const g = await lw(['grep', '-0', '-H', '']);
+    expect(esc(g.stdout)).toBe(esc('--\x001\t\n\\ No newline at end of file\n\x001\t\n'));
+    const before = tree(t.dir);
+    const r = await lw(['replace', '--rows', '-', '-0'], g.stdout);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(tree(t.dir)).toEqual(before);
+    // with no such file, the empty path is refused as one
+    fs.rmSync(path.join(t.dir, '\\ No newline at end of file\n'));
+    await refused(['--rows', '-', '-0'], g.stdout, 2, /^linewise: rows: row 3: the path is empty: a row names a file before its line number\n$/);
+  });
+
   it('under --null, a decoration line that could begin the next path is refused when that file exists', async () => {
     put('q', 'k\n');
     put('r', 'k\nj\n');
