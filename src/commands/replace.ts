@@ -10,7 +10,7 @@ import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type R
 import type { EolMode } from '../core/eol.js';
 import { anchorOf } from '../engine/results.js';
 import { printEditOutcome, printEditRefusal } from '../format/edit-report.js';
-import { contentMode, editsOrText, stdinUsers } from './replace-content.js';
+import { contentMode, editsOrText, newTextInput, stdinUsers } from './replace-content.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
 import type { Context } from './context.js';
@@ -128,24 +128,17 @@ function usage(message: string): LinewiseError {
 
 /**
  * The new text of a range edit: --text, --from, --delete, or standard input when it is not a
- * terminal. Deleting is always said: standard input that holds nothing (`</dev/null`, the stdin
- * CI jobs and agent harnesses give, or a command that printed nothing) is refused, never taken
- * for empty text, so a forgotten --text cannot delete lines.
+ * terminal. Deleting is always said: empty standard input is refused (see newTextInput), so a
+ * forgotten --text cannot delete lines.
  */
 function newText(ctx: Context, o: ReplaceArgs): Buffer {
   const given = [o.text !== undefined, o.from !== undefined, o.delete === true].filter(Boolean).length;
   if (given > 1) throw usage('give the new text once: --text, --from or --delete');
   if (o.delete) return Buffer.alloc(0);
   if (o.text !== undefined) return Buffer.from(o.text, 'utf8');
-  if (o.from !== undefined && o.from !== '-') return readOptionInput(ctx.io, o.from, '--from');
   // `--from -` may be typed on a terminal; with no option at all a terminal is not asked.
   if (o.from === undefined && ctx.io.stdinIsTTY) {
     throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--delete deletes the lines)');
   }
-  const text = readOptionInput(ctx.io, '-', '--from');
-  if (text.length === 0) {
-    const empty = o.create ? "for an empty file, --text ''" : 'to delete the lines, --delete';
-    throw usage(`standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; ${empty})`);
-  }
-  return text;
+  return newTextInput(ctx, o.from ?? '-', '--from', o.create ? "for an empty file, --text ''" : 'to delete the lines, --delete');
 }

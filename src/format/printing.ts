@@ -1,7 +1,7 @@
 // What a printer of a whole command's outcome writes to: rows on an Output, notes and errors as
 // one-line messages, the styles of both; the CLI gives it stdout and stderr, the MCP server a result.
 
-import type { ExitCode } from '../core/errors.js';
+import { type ExitCode, oneLine } from '../core/errors.js';
 import { quotePath } from '../core/path-names.js';
 import type { Output } from '../io/output.js';
 import type { Style } from './style.js';
@@ -18,7 +18,8 @@ export interface Printing {
   failed(status: ExitCode): void;
 }
 
-/** The one-line message of linewise, `linewise: <path>: <message>`, without its newline. */
+/** The one-line message of linewise, `linewise: <path>: <message>`, without its newline (a control
+ * character left in the message is escaped, so no message spans two lines). */
 export function messageLine(message: string, path?: string): string {
-  return `linewise: ${path === undefined ? '' : `${quotePath(path)}: `}${message}`;
+  return `linewise: ${path === undefined ? '' : `${quotePath(path)}: `}${oneLine(message)}`;
 }
