@@ -9,8 +9,9 @@
 // not a change. With a decoding: expected rows that are not valid UTF-8 were read without it.
 
 import { isUtf8 } from 'node:buffer';
-import type { Expectation } from '../core/edit-plan.js';
+import type { Expectation, Sorted } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
+import { ExpectStream } from '../core/expect-stream.js';
 import type { Mismatch, PatchResult } from '../core/patcher.js';
 import { bodyOf } from '../core/terminators.js';
 import { lineHash } from '../io/line-hash.js';
@@ -43,12 +44,13 @@ function explainingEncoding(current: Buffer, fits: (text: string) => boolean): s
 const fix = (name: string | undefined) => (name === undefined ? 'run replace with the --encoding the rows were read with (for example --encoding latin1)' : `run replace with --encoding ${name}`);
 
 /**
- * The decoding mistake a patch shows, or undefined. `decoded`: replace read the file through a
- * codec (`--encoding`, or a UTF-16 byte order mark).
+ * The decoding mistake a patch shows, or undefined. `expect`: the guard, as sources sorted by
+ * line. `decoded`: replace read the file through a codec (`--encoding`, or a UTF-16 byte order mark).
  */
-export function decodingProblem(result: PatchResult, expect: readonly Expectation[], decoded: boolean): LinewiseError | undefined {
+export function decodingProblem(result: PatchResult, expect: readonly Sorted<Expectation>[], decoded: boolean): LinewiseError | undefined {
+  const at = expectedAt(result.mismatches, expect);
   if (decoded) {
-    const raw = expect.find((x) => x.bytes !== undefined && !isUtf8(bodyOf(x.bytes)) && result.mismatches.some((m) => m.line === x.line));
+    const raw = result.mismatches.flatMap((m) => at.get(m.line) ?? []).find((x) => x.bytes !== undefined && !isUtf8(bodyOf(x.bytes)));
     if (raw === undefined) return undefined;
     return problem(`${raw.origin}: the row is not UTF-8, so it was read without --encoding while replace decodes the file; run replace without --encoding, or read the rows again with it`);
   }
@@ -58,18 +60,27 @@ export function decodingProblem(result: PatchResult, expect: readonly Expectatio
     return problem(`${u.origin}: line ${u.line} is not valid UTF-8 but the row is: the rows were read decoded (--encoding or a UTF-16 file) and would transcode the line; ${fix(name)}`);
   }
   for (const m of result.mismatches) {
-    const explained = explainedMismatch(m, expect);
+    const explained = explainedMismatch(m, at.get(m.line) ?? []);
     if (explained !== undefined) return explained;
   }
   return undefined;
 }
 
-/** A mismatch of a line that is not UTF-8, which the expectation matches once the line is decoded. */
+/** The expectations of the lines that did not hold, by line: one pass over the guard, only when some did not. */
+function expectedAt(mismatches: readonly Mismatch[], expect: readonly Sorted<Expectation>[]): Map<number, Expectation[]> {
+  const at = new Map<number, Expectation[]>(mismatches.map((m) => [m.line, []]));
+  if (at.size === 0) return at;
+  const all = new ExpectStream(expect, () => true);
+  for (let x = all.next(); x !== undefined; x = all.next()) at.get(x.line)?.push(x);
+  return at;
+}
+
+/** A mismatch of a line that is not UTF-8, which an expectation of its line (`expect`) matches once the line is decoded. */
 function explainedMismatch(m: Mismatch, expect: readonly Expectation[]): LinewiseError | undefined {
   if (m.current === undefined) return undefined;
   const current = bodyOf(m.current);
   if (isUtf8(current)) return undefined;
-  for (const x of expect.filter((e) => e.line === m.line)) {
+  for (const x of expect) {
     const fits = x.bytes !== undefined ? (t: string) => t === bodyOf(x.bytes!).toString('utf8') : (t: string) => lineHash(Buffer.from(t, 'utf8')).startsWith(x.anchor!);
     // Text expected as UTF-8 beyond ASCII where the line is not UTF-8: a decoding, even if edited since.
     const utf8Text = x.bytes !== undefined && isUtf8(bodyOf(x.bytes)) && bodyOf(x.bytes).some((c) => c >= 0x80);
