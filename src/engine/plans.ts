@@ -171,17 +171,19 @@ function refuseClashes(rows: PlanRows): void {
 /**
  * Rows sorted out by the plan they belong to, as they are read: a plan whose rows come one after
  * the other in rising line order (what readlines, page and grep print) is a run of the set and
- * costs nothing; any other is listed, its row indexes sorted by line (4 bytes a row).
+ * costs nothing; any other is listed (4 bytes a row), and sorted by line unless it rises already.
  */
 class RowGroups {
-  private readonly groups: { first: number; count: number; line: number; run: boolean }[] = [];
+  private readonly groups: { first: number; count: number; line: number; run: boolean; rising: boolean }[] = [];
   private last = -1;
 
   add(group: number, i: number, line: number): void {
     const g = this.groups[group];
-    if (g === undefined) this.groups[group] = { first: i, count: 1, line, run: true };
+    if (g === undefined) this.groups[group] = { first: i, count: 1, line, run: true, rising: true };
     else {
-      if (this.last !== group || line <= g.line) g.run = false;
+      // (rows of one line twice stay a run: the planner refuses them as edits, the guard reads both)
+      if (line < g.line) g.rising = false;
+      if (this.last !== group || !g.rising) g.run = false;
       g.count++;
       g.line = line;
     }
@@ -198,9 +200,30 @@ class RowGroups {
     if (g.run) return PlanRows.run(set, g.first, g.count);
     const order = new Uint32Array(g.count);
     for (let i = g.first, k = 0; k < g.count; i++) if (groupOf(i) === group) order[k++] = i;
-    order.sort((a, b) => set.line(a) - set.line(b) || a - b);
+    if (!g.rising) sortByLine(order, set);
     return PlanRows.ordered(set, order);
   }
+}
+
+/** Row indexes fit in 26 bits (the 64 MiB of rows hold at most 22 million): a line and its row in one float. */
+const ROW_BITS = 2 ** 26;
+
+/**
+ * Sorts row indexes by their line, rows of one line in index order: as one number each, line
+ * and index, sorted natively (a comparator sort of millions takes seconds, and twice the memory).
+ */
+function sortByLine(order: Uint32Array, set: RowSet): void {
+  const keys = new Float64Array(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const line = set.line(order[k]!);
+    if (line >= 2 ** 53 / ROW_BITS || order[k]! >= ROW_BITS) {
+      order.sort((a, b) => set.line(a) - set.line(b) || a - b); // lines past 134 million: rare
+      return;
+    }
+    keys[k] = line * ROW_BITS + order[k]!;
+  }
+  keys.sort();
+  for (let k = 0; k < order.length; k++) order[k] = keys[k]! % ROW_BITS;
 }
 
 /** One file whatever its names: its device and inode. */

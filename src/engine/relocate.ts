@@ -30,7 +30,7 @@ export function relocatePlans(plans: readonly FilePlan[], stale: StaleEditError,
     const expected = expectedLines(plan);
     const own = new Set(expected.map((x) => x.line));
     const why = file.mismatches.some((m) => !own.has(m.line)) ? 'lines found by content changed' : where(plan, expected, source, textOptions);
-    if (typeof why === 'string') throw new StaleEditError(`${stale.message} (--relocate: ${why})`, stale.path, stale.current, stale.gone, stale.files);
+    if (typeof why === 'string') throw new StaleEditError(`${stale.message} (--relocate: ${why})`, stale.path, undefined, undefined, stale.files);
     const from = span(expected);
     moved.set(plan, { from, to: [from[0] + why, from[1] + why] });
     return {
