@@ -49,8 +49,11 @@ export interface Row {
 /** Rows read by index, in the order given: a RowTable, or an array of rows ({@link ArrayRows}). */
 export interface RowSet {
   readonly length: number;
-  /** row `i` as it reads now (see take); a new object for a table, so keep it only while used */
-  row(i: number): Row;
+  /**
+   * Row `i` as it reads now (see take); a new object for a table, so keep it only while used.
+   * Its other readings (`alts`) only when `alts` is asked: the planner asks, the patcher does not.
+   */
+  row(i: number, alts?: boolean): Row;
   line(i: number): number;
   path(i: number): string | undefined;
   hasAnchor(i: number): boolean;
@@ -148,13 +151,13 @@ export class RowTable implements RowSet {
     return (this.flags[i]! & STRIP_MASK) >> STRIP_SHIFT;
   }
 
-  row(i: number): Row {
-    const t = this.taken.get(i);
+  row(i: number, alts = false): Row {
+    const t = this.taken.size > 0 ? this.taken.get(i) : undefined;
     if (t !== undefined) return t;
     const row: Row = { path: this.path(i), line: this.lines[i]!, bytes: this.input.subarray(this.textStart[i]!, this.textEnd(i)), rowNumber: this.rowNumber(i) };
     const anchor = this.anchorOf(i);
     if (anchor !== undefined) row.anchor = anchor;
-    const f = this.flags[i]!;
+    const f = alts ? this.flags[i]! : 0;
     if (f & ALT_NUL) row.alts = this.nulAlts.get(i)!.map((a) => ({ ...a, bytes: row.bytes }));
     else if (f & ALT_PLAIN) {
       const alt = this.plainAlt(i);
@@ -193,7 +196,7 @@ export class RowTable implements RowSet {
   rows(): Row[] {
     const out: Row[] = [];
     for (let i = 0; i < this.length; i++) {
-      const row = this.row(i);
+      const row = this.row(i, true);
       for (const a of row.alts ?? []) {
         if (a.restore !== undefined && 'index' in a.restore) {
           const j = a.restore.index;

@@ -259,7 +259,7 @@ function rowForOtherFile(row: Row, source: string, file: string): LinewiseError 
 function resolveReadings(cwd: string, fixed: EditTarget | undefined, rows: RowSet, source: string): void {
   for (let i = 0; i < rows.length; i++) {
     if (!rows.mayReadTwoWays(i)) continue;
-    const row = rows.row(i);
+    const row = rows.row(i, true);
     const fits = row.alts!.filter((a) => names(cwd, a.path, fixed));
     if (fits.length === 0) continue;
     const primary = row.path === undefined ? fixed !== undefined : names(cwd, row.path, fixed);
