@@ -2,11 +2,16 @@
 // its text starts, its line, flags, its path's number), so millions of rows cost bytes each, not
 // objects; a row is made an object only while it is used.
 //
-// Why this and not rows streamed while their files stream through the patcher: the rows must be
-// read whole before any file is (a clash, a bad row or a row for a missing file is refused before
-// anything is read), "already applied" and --relocate read a file's rows again, and rows may come
-// in any order. Streaming would save the columns (about 9 bytes a row, 13 with paths), not the
-// input (capped at 64 MiB, core of the bound either way), and it would need this as its fallback.
+// Why this and not rows applied while their file streams through the patcher, read lazily:
+// - every row is checked before any file is read (a bad row, a clash, a row for a missing file
+//   are refused with nothing read, and the messages name the first such row), so the rows are
+//   read whole first anyway;
+// - "already applied" and --relocate read a file's rows a second time, and standard input
+//   cannot be read twice: the input is kept (at most 64 MiB) in both designs;
+// - rows may come in any order, files interleaved: streaming would need this as its fallback.
+// So streaming would save only the columns (about 9 bytes a row, 13 with paths), at the price of
+// two ways to read rows. The patcher already reads its edits and expectations in line order, one
+// at a time (core/plan-rows.ts), so a streamed source could be put behind the same interface.
 
 import { parseLineField } from './row-fields.js';
 
