@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs';
 import { fsPath } from '../core/path-names.js';
+import { checkOpened, type Confinement } from './confine.js';
 import type { Input } from './input.js';
 
 /**
@@ -75,6 +76,8 @@ export class FileCache {
     private readonly maxFiles = 100_000,
     /** see {@link RACY_MS} (tests use 0: nothing is racy) */
     private readonly racyMs = RACY_MS,
+    /** a server's confinement: each file read into memory is checked by its descriptor first (io/confine.ts) */
+    private readonly confine?: Confinement,
   ) {}
 
   /** The file's stats now, or undefined when it is not a regular file (the caller opens it as usual and reports). */
@@ -158,14 +161,8 @@ export class FileCache {
         onOpen?.(keyOf(e));
         return undefined;
       }
-      let content: Buffer;
-      try {
-        content = fs.readFileSync(fsPath(abs));
-      } catch {
-        return undefined; // reported when the caller opens it
-      }
-      const after = this.stat(abs);
-      if (after === undefined || !sameKey(e, after) || content.length !== e.size) return undefined;
+      const content = this.read(abs, name, e);
+      if (content === undefined) return undefined;
       this.misses++;
       e.content = content;
       this.bytes += content.length;
@@ -175,6 +172,40 @@ export class FileCache {
     this.hits++;
     onOpen?.(keyOf(e));
     return memoryInput(name, e.content, e.size);
+  }
+
+  /**
+   * The file's contents, read by descriptor (checked inside the confinement first, so a link
+   * swapped in since the stat is refused: the error goes to the caller), or undefined when they
+   * are no longer those of `e` or cannot be read (the caller opens the file and reports).
+   */
+  private read(abs: string, name: string, e: Key): Buffer | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(fsPath(abs), 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      if (this.confine !== undefined) checkOpened(this.confine, fd, abs, name);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || !sameKey(e, st)) return undefined;
+      const content = Buffer.allocUnsafe(e.size);
+      let n = 0;
+      for (let k; n < content.length && (k = fs.readSync(fd, content, n, content.length - n, null)) > 0; ) n += k;
+      // grown or shrunk while read: its times move too, but only once the write is over
+      const after = fs.fstatSync(fd);
+      return n === e.size && fs.readSync(fd, Buffer.alloc(1), 0, 1, null) === 0 && sameKey(e, after) ? content : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** Bytes of contents held. */

@@ -14,6 +14,7 @@ import { anchorOf } from '../engine/results.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
 import { ToolOutput, type ToolResult } from './result.js';
 import { BOUNDS } from './tools.js';
+import type { Roots } from './roots.js';
 import type { Warm } from './warm.js';
 
 export interface GrepArgs {
@@ -88,20 +89,22 @@ interface Target {
 }
 
 /**
- * Runs a grep call; `paths` are checked already (relative to `cwd`, the first root). The walks
+ * Runs a grep call; `paths` are checked already (relative to the first root), and each file is
+ * checked again once opened (a link swapped in after the check is refused). The walks
  * come from `warm` when their trees did not change; the same call over the same unchanged files
  * gets the answer it got then; files known to hold no match for this search are passed over
  * unopened, and the others read from memory when unchanged. The rows are those of a search from
  * scratch, and so is the answer: only its `status` and text tell the CLI's exit status.
  */
-export async function grepTool(a: GrepArgs, paths: string[], cwd: string, signal: AbortSignal | undefined, warm: Warm): Promise<ToolResult> {
-  const { targets, multi, problems } = await inputs(paths, cwd, a.glob ?? [], warm.walks);
+export async function grepTool(a: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined, warm: Warm): Promise<ToolResult> {
+  const cwd = roots.cwd;
+  const { targets, multi, problems } = await inputs(paths, roots, a.glob ?? [], warm.walks);
   const call = JSON.stringify([cwd, paths, a]);
   const looks = targets.map((t) => warm.files.look(t.abs, searchKey(a)));
   const basis: [string, FileKey][] | undefined = looks.every((l) => l !== undefined) && problems.length === 0 ? targets.map((t, i) => [t.abs, looks[i]!.key]) : undefined;
   const known = basis && warm.answer(call, basis);
   if (known) return known;
-  const { result, opened, skip, complete } = await search(a, { targets, multi, problems, looks }, cwd, signal, warm);
+  const { result, opened, skip, complete } = await search(a, { targets, multi, problems, looks }, roots, signal, warm);
   // Kept only when every file searched was opened as it was looked at (none changed meanwhile).
   const unchanged = targets.every((t, i) => {
     if (skip[i]) return true;
@@ -124,7 +127,7 @@ interface Inputs {
  * Searches the inputs (but the files known to hold no match) through the engine, into the CLI's
  * printers; records the files where nothing was selected. `complete`: no error, no cut-off.
  */
-async function search(a: GrepArgs, i: Inputs, cwd: string, signal: AbortSignal | undefined, warm: Warm) {
+async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal | undefined, warm: Warm) {
   const out = new ToolOutput();
   const anchor = a.anchor ? { anchor: anchorOf } : {};
   const reporter = new BothReporters(new PrintingGrepReporter(out.text, 'lines', { json: false, nul: false, ...anchor }), new PrintingGrepReporter(out.json, 'lines', { json: true, nul: false, ...anchor }));
@@ -151,7 +154,8 @@ async function search(a: GrepArgs, i: Inputs, cwd: string, signal: AbortSignal |
       after: a.after,
       encoding: a.encoding,
       withFilename: i.multi,
-      cwd,
+      cwd: roots.cwd,
+      confine: roots,
       files,
       ...(signal ? { signal } : {}),
     });
@@ -184,11 +188,16 @@ const searchKey = (a: GrepArgs) => JSON.stringify([a.pattern, a.fixed_strings ==
  * The files a grep of `paths` searches, as the CLI lists them (engine/grep-inputs.ts): named files
  * as given, directories walked (from the cache when unchanged); no paths: the first root.
  */
-async function inputs(paths: readonly string[], cwd: string, globs: readonly string[], walks: WalkCache): Promise<{ targets: Target[]; multi: boolean; problems: WalkProblem[] }> {
+async function inputs(paths: readonly string[], roots: Roots, globs: readonly string[], walks: WalkCache): Promise<{ targets: Target[]; multi: boolean; problems: WalkProblem[] }> {
+  const cwd = roots.cwd;
   const o = { hidden: false, noIgnore: false, globs, follow: false };
   const targets: Target[] = [];
   const problems: WalkProblem[] = [];
   const walked = async (dirAbs: string, display: string | undefined) => {
+    // The walk lists directories by path: its root is checked again just before (a link swapped
+    // in since the call's check would list a directory outside; its files would be refused as
+    // opened, but their names would show).
+    roots.check(dirAbs, 'paths');
     for (const item of await walks.walk(dirAbs, display, o)) {
       if ('error' in item) problems.push(item);
       else targets.push({ display: item.display, abs: item.abs });

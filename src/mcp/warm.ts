@@ -3,6 +3,7 @@
 // that found nothing in a file (io/file-cache.ts), and the answers of recent searches, each kept
 // with the key (device, inode, size, times) of every file it searched.
 
+import type { Confinement } from '../io/confine.js';
 import { FileCache, type FileKey, sameFile } from '../io/file-cache.js';
 import { WalkCache } from '../io/walk-cache.js';
 import type { ToolResult } from './result.js';
@@ -30,8 +31,9 @@ export class Warm {
   private answerBytes = 0;
   answerHits = 0;
 
-  constructor(cacheMib = CACHE_MIB) {
-    this.files = new FileCache(cacheMib * 2 ** 20);
+  /** `confine`: what each file read into memory is checked against once opened (the roots). */
+  constructor(cacheMib = CACHE_MIB, confine?: Confinement) {
+    this.files = new FileCache(cacheMib * 2 ** 20, undefined, undefined, confine);
   }
 
   /** The answer kept for `call`, if it was found in exactly these files, each unchanged. */
