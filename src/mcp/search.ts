@@ -15,7 +15,7 @@ import { PrintingGrepReporter } from '../format/grep-report.js';
 import { ToolOutput, type ToolResult } from './result.js';
 import { BOUNDS } from './tools.js';
 import type { Roots } from './roots.js';
-import type { Warm } from './warm.js';
+import { digestOf, type Warm } from './warm.js';
 
 export interface GrepArgs {
   pattern: string;
@@ -100,9 +100,11 @@ export async function grepTool(a: GrepArgs, paths: string[], roots: Roots, signa
   const cwd = roots.cwd;
   const { targets, multi, problems } = await inputs(paths, roots, a.glob ?? [], warm.walks);
   const call = JSON.stringify([cwd, paths, a]);
-  const looks = targets.map((t) => warm.files.look(t.abs, searchKey(a)));
+  const selection = searchKey(a);
+  const looks = targets.map((t) => warm.files.look(t.abs, selection));
   const basis: [string, FileKey][] | undefined = looks.every((l) => l !== undefined) && problems.length === 0 ? targets.map((t, i) => [t.abs, looks[i]!.key]) : undefined;
-  const known = basis && warm.answer(call, basis);
+  const digest = basis && digestOf(basis);
+  const known = digest && warm.answer(call, digest);
   if (known) return known;
   const { result, opened, skip, complete } = await search(a, { targets, multi, problems, looks }, roots, signal, warm);
   // Kept only when every file searched was opened as it was looked at (none changed meanwhile).
@@ -111,7 +113,7 @@ export async function grepTool(a: GrepArgs, paths: string[], roots: Roots, signa
     const k = opened.get(t.abs);
     return k !== undefined && looks[i] !== undefined && sameFile(k, looks[i].key);
   });
-  if (basis && unchanged && complete) warm.keep(call, basis, result);
+  if (basis && digest && unchanged && complete) warm.keep(call, basis, digest, result);
   return result;
 }
 
@@ -168,11 +170,12 @@ async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal 
   }
   // A budget stops the search part-way into a file: only a run that went to the end tells "none".
   if (summary.cutOff === undefined) {
+    const selection = searchKey(a);
     const abs = new Map(searched.map((t) => [t.display, t.abs]));
     for (const d of reporter.none) {
       const f = abs.get(d);
       const key = f === undefined ? undefined : opened.get(f);
-      if (key !== undefined) warm.files.selectedNone(f!, searchKey(a), key);
+      if (key !== undefined) warm.files.selectedNone(f!, selection, key);
     }
   }
   reporter.finish(summary.errors + errors, summary.cutOff);

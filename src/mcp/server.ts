@@ -19,7 +19,7 @@ export interface ServeOptions {
   /** --root: the directories served; none: the client's roots if it offers them, else `cwd` */
   roots: readonly string[];
   readOnly: boolean;
-  /** the most file contents kept in memory between searches, MiB (`--cache-mib`) */
+  /** the most kept in memory between searches, MiB (`--cache-mib`): contents, files, walks, answers */
   cacheMib?: number;
   cwd: string;
   version: string;
