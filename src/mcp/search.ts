@@ -17,6 +17,15 @@ import { BOUNDS } from './tools.js';
 import type { Roots } from './roots.js';
 import { digestOf, type Warm } from './warm.js';
 
+/**
+ * The block of lines the search reads and hands to the pattern at once (the CLI reads 128 KiB).
+ * A cancel can only be heard between blocks: the event loop, where the client's
+ * notifications/cancelled arrives, does not run while a pattern runs over one. A small block
+ * bounds that wait by what the pattern costs on 8 KiB of lines, not on 128 KiB; it also keeps
+ * each file's scanner buffer small (one is made per file).
+ */
+export const CANCEL_BLOCK = 8 << 10;
+
 export interface GrepArgs {
   pattern: string;
   paths?: string[];
@@ -153,6 +162,7 @@ async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal 
       context: a.context,
       maxRows: a.max_rows ?? BOUNDS.grepRows,
       maxBytes: a.max_bytes ?? BOUNDS.maxBytes,
+      bufferSize: CANCEL_BLOCK,
       after: a.after,
       encoding: a.encoding,
       withFilename: i.multi,
