@@ -67,6 +67,8 @@ export interface EditRunOptions extends ReplaceOptions {
   expectSource?: string;
   /** where the stale error says the current lines are */
   staleShown?: string;
+  /** how a message says to pass the file's encoding, with an example (default: the CLI's option) */
+  encodingAdvice?: string;
   /** for tests: how temporary files are written */
   writeFn?: WriteFn;
 }

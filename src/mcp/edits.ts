@@ -48,6 +48,7 @@ export async function editTool(tool: 'replace_lines' | 'replace_rows' | 'replace
     expectRows,
     expectSource: 'expect',
     staleShown: 'shown below',
+    encodingAdvice: 'pass it as the encoding argument, for example encoding: "latin1"',
     cwd: roots.cwd,
     confine: roots,
     ...(signal ? { signal } : {}),
