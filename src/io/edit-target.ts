@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
 import { type Confinement, PinnedDir } from './confine.js';
-import { fileError, fileKind } from './input.js';
+import { fileError, fileKind, OPEN_NOW } from './input.js';
 
 /** A file to replace, as resolved and examined before it was read. */
 export interface EditTarget {
@@ -148,7 +148,8 @@ function keptOriginal(real: string, stat: fs.BigIntStats): string | undefined {
 export function openTarget(target: EditTarget): number {
   let fd: number;
   try {
-    fd = fs.openSync(fsPath(targetPath(target)), 'r');
+    // Without waiting: a named pipe swapped in since the file was examined is refused below, not waited on.
+    fd = fs.openSync(fsPath(targetPath(target)), OPEN_NOW);
   } catch (e) {
     throw fileError(e, target.given);
   }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { fsPath } from '../core/path-names.js';
 import { type CacheBudget, stringBytes } from './cache-budget.js';
 import { checkOpened, type Confinement } from './confine.js';
-import type { Input } from './input.js';
+import { type Input, OPEN_NOW } from './input.js';
 
 /**
  * A file changed this recently (ms) may change again within the same tick of the file system's
@@ -234,7 +234,7 @@ export class FileCache {
   private read(abs: string, name: string, e: Key): Buffer | undefined {
     let fd: number;
     try {
-      fd = fs.openSync(fsPath(abs), 'r');
+      fd = fs.openSync(fsPath(abs), OPEN_NOW); // a named pipe swapped in since the stat would block
     } catch {
       return undefined;
     }

@@ -26,7 +26,8 @@ export interface InputSource {
   /**
    * A server's confinement (io/confine.ts): every file opened is checked inside it by its
    * descriptor, before a byte is read, so a symbolic link swapped in after the server checked
-   * the path is refused. The CLI has none.
+   * the path is refused; and only regular files are read (opened without waiting, so a named
+   * pipe swapped in is refused instead of blocking the server). The CLI has none.
    */
   confine?: Confinement;
 }
@@ -48,6 +49,12 @@ export interface Input {
   size: number | undefined;
   close(): void;
 }
+
+/**
+ * Opening for reading without waiting: a named pipe with no writer opens at once instead of
+ * blocking the process (a regular file is unaffected); the caller then refuses what is not a file.
+ */
+export const OPEN_NOW = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
 /** Turns a failed system call on `path` into one clear LinewiseError. */
 export function fileError(e: unknown, path: string): LinewiseError {
@@ -123,7 +130,7 @@ export function openInput(path: string, io: InputSource): Input {
   const abs = resolvePath(io.cwd, path);
   try {
     // fsPath: a walked name that is not UTF-8 is opened by its own bytes, never by a look-alike.
-    fd = fs.openSync(fsPath(abs), 'r');
+    fd = fs.openSync(fsPath(abs), io.confine === undefined ? 'r' : OPEN_NOW);
   } catch (e) {
     throw fileError(e, path);
   }
@@ -131,6 +138,9 @@ export function openInput(path: string, io: InputSource): Input {
   try {
     if (io.confine !== undefined) checkOpened(io.confine, fd, abs, name);
     const st = fs.fstatSync(fd);
+    if (io.confine !== undefined && !st.isFile()) {
+      throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a regular file; only regular files are read here`, name);
+    }
     if (!st.isFile() && !st.isFIFO()) {
       throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, name);
     }

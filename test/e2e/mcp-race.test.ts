@@ -90,6 +90,25 @@ describe('linewise mcp: a link swapped in after the check', () => {
     }
   });
 
+  it('a named pipe swapped in: refused as not a regular file, never waited on (it would block the server)', async () => {
+    const pipeInstead = (rel: string) => () => {
+      fs.rmSync(path.join(root, rel));
+      expect(spawnSync('mkfifo', [path.join(root, rel)]).status).toBe(0);
+    };
+    for (const [tool, args] of [
+      ['read_lines', (file: string) => ({ path: file, start: 1 })],
+      ['page', (file: string) => ({ path: file })],
+      ['grep', (file: string) => ({ pattern: 'x', paths: [file] })],
+      ['replace_lines', (file: string) => ({ path: file, start: 1, text: 'x\n' })],
+    ] as const) {
+      const { file } = fresh();
+      const r = await racing(s.call(tool, args(file)), pipeInstead(file));
+      const what = `${tool}: ${r.texts.join(' | ')}`;
+      if (tool === 'grep') expect([r.status, r.texts.join('\n')], what).toEqual([2, expect.stringContaining(`${file}: is a named pipe, not a regular file`)]);
+      else expect([r.isError, r.error?.code], what).toEqual([true, 'not-a-file']);
+    }
+  });
+
   it('writes: the file or its directory, as opened, is outside the roots; nothing outside is written or created', async () => {
     const before = tree(outside);
     type F = { file: string; dir: string };
