@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes } from '../core/path-names.js';
+import { closeQuietly } from './streams.js';
 
 /** The directories a server may touch. */
 export interface Confinement {
@@ -106,13 +107,8 @@ export class PinnedDir {
   }
 
   close(): void {
-    if (this.fd === undefined) return;
     const fd = this.fd;
     this.fd = undefined;
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // a descriptor of ours: closing cannot fail but for a bad one
-    }
+    if (fd !== undefined) closeQuietly(fd);
   }
 }

@@ -7,6 +7,7 @@ import { LinewiseError } from '../core/errors.js';
 import { fsPath, quotePath } from '../core/path-names.js';
 import { changedError, type EditTarget, sameFile, targetDir, targetPath } from './edit-target.js';
 import { fileError } from './input.js';
+import { closeQuietly } from './streams.js';
 
 /** Writes `length` bytes at `offset` of `buf` to `fd`; returns how many were written (fs.writeSync by default). */
 export type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
@@ -138,14 +139,9 @@ export class TempFile {
   }
 
   private close(): void {
-    if (this.fd === undefined) return;
     const fd = this.fd;
     this.fd = undefined;
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // closing can only fail for a bad fd here; the file is removed or renamed next anyway
-    }
+    if (fd !== undefined) closeQuietly(fd); // the file is removed or renamed next anyway
   }
 
   /** Removes the temporary file (quietly: it may already be gone). Safe to call twice. */
