@@ -16,22 +16,31 @@ export interface Finder {
   exact: boolean;
 }
 
+/** Bytes of text sampled for the anchor choice: enough to tell rare bytes from common ones. */
+const SAMPLE_BYTES = 1 << 16;
+
 /**
  * Case-sensitive: Buffer.indexOf per literal, each result kept until passed.
  *
- * Each literal is searched from its rarest byte in the file's first block (the anchor): indexOf
- * skips ahead with memchr on a needle's first byte, so a needle that starts with a byte found on
- * every line (`req=` in a log) is searched at half the speed of one that starts with a rare one.
- * The bytes before the anchor are compared where the rest is found.
+ * Each literal is searched from its rarest byte (the anchor): indexOf skips ahead with memchr on
+ * a needle's first byte, so a needle that starts with a byte found on every line (`req=` in a
+ * log) is searched at half the speed of one that starts with a rare one. The bytes before the
+ * anchor are compared where the rest is found. The choice is made once per finder, and one finder
+ * serves a whole search (every file of a tree): byte counts are sampled from the first 64 KiB of
+ * text it sees, over as many blocks (files) as that takes, the anchors re-chosen after each
+ * sample until then. Counting every file's first block cost more than searching a small file.
  */
 export class BytesFinder implements Finder {
   readonly exact: boolean;
   private buf!: Buffer;
   private end = 0;
   private readonly at: number[];
-  /** index in each literal of the byte indexOf looks for first; undefined until a block is seen */
-  private anchors: number[] | undefined;
-  private tails: Buffer[] = [];
+  /** index in each literal of the byte indexOf looks for first */
+  private readonly anchors: number[];
+  private tails: Buffer[];
+  /** byte counts of the text sampled so far, until SAMPLE_BYTES are (then null: the choice is made) */
+  private counts: Uint32Array | null = new Uint32Array(256);
+  private sampled = 0;
 
   constructor(
     private readonly literals: Buffer[],
@@ -39,30 +48,37 @@ export class BytesFinder implements Finder {
   ) {
     this.at = literals.map(() => -2);
     this.exact = pure;
+    this.anchors = literals.map(() => 0);
+    this.tails = literals;
   }
 
   reset(buf: Buffer, start: number, end: number): void {
     this.buf = buf;
     this.end = end;
     this.at.fill(-2);
-    if (this.anchors === undefined) this.chooseAnchors(buf, start, end);
+    if (this.counts !== null && end > start) this.sample(buf, start, end);
   }
 
-  private chooseAnchors(buf: Buffer, start: number, end: number): void {
-    const counts = new Uint32Array(256);
-    for (let i = start; i < end; i++) counts[buf[i]!]! += 1;
-    this.anchors = this.literals.map((lit) => {
+  /** Counts the bytes of a block (up to the sample's size) and chooses each literal's rarest byte. */
+  private sample(buf: Buffer, start: number, end: number): void {
+    const counts = this.counts!;
+    const stop = Math.min(end, start + (SAMPLE_BYTES - this.sampled));
+    for (let i = start; i < stop; i++) counts[buf[i]!]! += 1;
+    this.sampled += stop - start;
+    for (let k = 0; k < this.literals.length; k++) {
+      const lit = this.literals[k]!;
       let best = 0;
       for (let j = 1; j < lit.length; j++) if (counts[lit[j]!]! < counts[lit[best]!]!) best = j;
-      return best;
-    });
-    this.tails = this.literals.map((lit, k) => lit.subarray(this.anchors![k]));
+      this.anchors[k] = best;
+    }
+    this.tails = this.literals.map((lit, k) => lit.subarray(this.anchors[k]));
+    if (this.sampled >= SAMPLE_BYTES) this.counts = null;
   }
 
   /** Start of the first occurrence of literal k at or after `from` in the block, or -1. */
   private find(k: number, from: number): number {
     const lit = this.literals[k]!;
-    const a = this.anchors![k]!;
+    const a = this.anchors[k]!;
     const tail = this.tails[k]!;
     const buf = this.buf;
     for (let p = from + a; ; p++) {

@@ -44,6 +44,24 @@ export interface SearchOptions {
   onNote?: (message: string) => void;
   /** bytes of before-context kept at most (tests make it small) */
   maxBeforeBytes?: number;
+  /**
+   * The search's finder (`finderFor(pattern)`), shared by the inputs of one search so that its
+   * choices (the literals' anchors) are made once, not per file; made here when not given.
+   */
+  finder?: Finder | undefined;
+}
+
+/**
+ * Where lines may match, for a pattern: a pure literal is fastest with indexOf; else one RegExp
+ * pass per block when that is exact enough; else the literal prefilter; else none (every line is
+ * tested). One finder serves one input at a time: it is reset on every block.
+ */
+export function finderFor(pattern: CompiledPattern): Finder | undefined {
+  const lits = pattern.literals;
+  if (lits !== undefined && pattern.pureLiteral) return new BytesFinder(lits, true);
+  const literal = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
+  if (pattern.block === undefined) return literal;
+  return new BlockFinder(pattern.block, literal, pattern.blockAnyBytes);
 }
 
 /** Lines longer than this are not matched (they would have to be whole in memory): skipped with a note. */
@@ -101,15 +119,7 @@ export class LineSearcher {
     this.maxLine = o.maxLine ?? MAX_SEARCH_LINE;
     this.onNote = o.onNote;
     this.kept = new BeforeContext(this.before, o.maxBeforeBytes);
-    // A pure literal is fastest with indexOf; else one RegExp pass per block when that is exact
-    // enough; else the literal prefilter; else every line is tested.
-    const lits = pattern.literals;
-    if (lits !== undefined && pattern.pureLiteral) this.finder = new BytesFinder(lits, true);
-    else {
-      const literal = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
-      if (pattern.block === undefined) this.finder = literal;
-      else this.finder = new BlockFinder(pattern.block, literal, pattern.blockAnyBytes);
-    }
+    this.finder = o.finder ?? finderFor(pattern);
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
     this.visitor = (buf, start, end, ends) => this.visit(buf, start, end, ends);

@@ -5,7 +5,9 @@
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { compilePatterns, type CompiledPattern } from '../core/pattern.js';
 import { matchRanges } from '../core/match-ranges.js';
-import { LineSearcher, type MatchSink } from '../core/searcher.js';
+import { LineScanner } from '../core/lines.js';
+import { finderFor, LineSearcher } from '../core/searcher.js';
+import type { Finder } from '../core/finders.js';
 import { parseTemplate } from '../core/substitute.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { DeadlineExceeded, MAX_DEADLINE_MS, runWithDeadline } from '../io/deadline.js';
@@ -270,6 +272,9 @@ class GrepRun {
   errors = 0;
   /** the cursor's input is not reached yet: inputs before it are passed over unopened */
   private seeking: boolean;
+  /** one scanner (its buffer in a counting kernel) and one finder for every file: no per-file setup */
+  private readonly scanner: LineScanner;
+  private readonly finder: Finder | undefined;
 
   constructor(
     private readonly pattern: CompiledPattern,
@@ -281,6 +286,8 @@ class GrepRun {
   ) {
     this.iter = items[Symbol.iterator]();
     this.seeking = cursor !== undefined;
+    this.scanner = new LineScanner(() => 0, o.bufferSize);
+    this.finder = finderFor(pattern);
   }
 
   private peek(): IteratorResult<GrepItem> {
@@ -355,7 +362,7 @@ class GrepRun {
       }
       let text: OpenedText;
       try {
-        text = openText(item.abs, this.o.source, { allowBinary: this.o.allowBinary, encoding: this.o.encoding, bufferSize: this.o.bufferSize });
+        text = openText(item.abs, this.o.source, { allowBinary: this.o.allowBinary, encoding: this.o.encoding, bufferSize: this.o.bufferSize, scanner: this.scanner });
       } catch (e) {
         if (e instanceof BinaryFileError) {
           // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.
@@ -376,6 +383,7 @@ class GrepRun {
         after: this.o.after,
         noNumbers: this.o.noNumbers,
         onNote: (message) => this.reporter.note(message, item.display),
+        finder: this.finder,
       });
       this.cur = { target: item, text, searcher };
       this.reporter.file(item.display);
@@ -396,12 +404,14 @@ class GrepRun {
     const cur = this.cur;
     this.cur = undefined;
     cur?.text.input.close();
-    cur?.text.scanner.release(); // its buffer serves the next file
+    // a decoded file's own scanner gives its buffer to the next one; the shared one is kept
+    if (cur !== undefined && cur.text.scanner !== this.scanner) cur.text.scanner.release();
   }
 
   /** Abandons the file being searched (after a deadline, or when cancelled). */
   abort(): void {
     this.closeCurrent();
+    this.scanner.release();
   }
 
   /** An error on one input: reported in one line, and the search goes on. */
@@ -412,6 +422,7 @@ class GrepRun {
   }
 
   finish(): GrepSummary {
+    this.scanner.release();
     if (this.seeking) {
       throw new LinewiseError('bad-cursor', `--after: ${this.cursor!.path} is not among the inputs this search reaches (renamed or deleted since?); search again without --after`);
     }
