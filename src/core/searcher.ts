@@ -12,7 +12,7 @@
 import { countLF } from './newlines.js';
 import { LinewiseError } from './errors.js';
 import { BlockFinder, BytesFinder, type Finder } from './finders.js';
-import { FoldFinder } from './fold-case.js';
+import { ChosenFinder } from './literal-choice.js';
 import type { PieceVisitor } from './lines.js';
 import { terminatorLength } from './terminators.js';
 import { BeforeContext } from './before-context.js';
@@ -59,9 +59,9 @@ export interface SearchOptions {
 export function finderFor(pattern: CompiledPattern): Finder | undefined {
   const lits = pattern.literals;
   if (lits !== undefined && pattern.pureLiteral) return new BytesFinder(lits, true);
-  const literal = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
-  if (pattern.block === undefined) return literal;
-  return new BlockFinder(pattern.block, literal, pattern.blockAnyBytes);
+  // which literal, and the literal or the whole pattern per block: chosen on a sample of the text
+  if (lits !== undefined) return new ChosenFinder(pattern);
+  return pattern.block === undefined ? undefined : new BlockFinder(pattern.block, undefined, pattern.blockAnyBytes);
 }
 
 /** Lines longer than this are not matched (they would have to be whole in memory): skipped with a note. */
