@@ -11,8 +11,9 @@
 
 import { countLF } from './newlines.js';
 import { LinewiseError } from './errors.js';
-import { BlockFinder, BytesFinder, type Finder } from './finders.js';
-import { ChosenFinder } from './literal-choice.js';
+import type { Finder } from './finders.js';
+import { finderFor } from './finder-choice.js';
+import { LineGatherer } from './pieces.js';
 import type { PieceVisitor } from './lines.js';
 import { terminatorLength } from './terminators.js';
 import { BeforeContext } from './before-context.js';
@@ -51,19 +52,6 @@ export interface SearchOptions {
   finder?: Finder | undefined;
 }
 
-/**
- * Where lines may match, for a pattern: a pure literal is fastest with indexOf; else one RegExp
- * pass per block when that is exact enough; else the literal prefilter; else none (every line is
- * tested). One finder serves one input at a time: it is reset on every block.
- */
-export function finderFor(pattern: CompiledPattern): Finder | undefined {
-  const lits = pattern.literals;
-  if (lits !== undefined && pattern.pureLiteral) return new BytesFinder(lits, true);
-  // which literal, and the literal or the whole pattern per block: chosen on a sample of the text
-  if (lits !== undefined) return new ChosenFinder(pattern);
-  return pattern.block === undefined ? undefined : new BlockFinder(pattern.block, undefined, pattern.blockAnyBytes);
-}
-
 /** Lines longer than this are not matched (they would have to be whole in memory): skipped with a note. */
 export const MAX_SEARCH_LINE = 32 << 20;
 
@@ -100,8 +88,7 @@ export class LineSearcher {
   /** the last `before` lines, when they are not in the current block */
   private readonly kept: BeforeContext;
   /** pieces of a line longer than the scanner's buffer */
-  private acc: Buffer | null = null;
-  private accLen = 0;
+  private readonly pieces: LineGatherer;
   /** the current line is longer than maxLine: its pieces are passed over */
   private skipping = false;
   private readonly onNote: ((message: string) => void) | undefined;
@@ -119,6 +106,8 @@ export class LineSearcher {
     this.maxLine = o.maxLine ?? MAX_SEARCH_LINE;
     this.onNote = o.onNote;
     this.kept = new BeforeContext(this.before, o.maxBeforeBytes);
+    // never past maxLine: gather() checks first, and passes a longer line over
+    this.pieces = new LineGatherer(this.maxLine, (n) => new RangeError(`a line of ${n} bytes gathered past the bound`));
     this.finder = o.finder ?? finderFor(pattern);
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
@@ -145,34 +134,23 @@ export class LineSearcher {
       if (ends) this.skipped();
       return !this.done;
     }
-    if (!ends || this.accLen > 0) {
+    if (!ends || this.pieces.length > 0) {
       if (!this.gather(buf, start, end)) return ends ? (this.skipped(), !this.done) : true;
       if (!ends) return true;
-      const acc = this.acc!;
-      const len = this.accLen;
-      this.accLen = 0;
-      if (acc.length > 1 << 22) this.acc = null; // do not keep a huge buffer alive
-      this.block(acc, 0, len);
+      const whole = this.pieces.take(); // a huge line's buffer is let go
+      this.block(whole, 0, whole.length);
     } else this.block(buf, start, end);
     return !this.done;
   }
 
   /** Adds a piece of a long line; false (and the line is passed over) once it is past maxLine. */
   private gather(buf: Buffer, start: number, end: number): boolean {
-    const need = this.accLen + (end - start);
-    if (need > this.maxLine) {
+    if (this.pieces.length + (end - start) > this.maxLine) {
       this.skipping = true;
-      this.accLen = 0;
-      this.acc = null;
+      this.pieces.release();
       return false;
     }
-    if (this.acc === null || this.acc.length < need) {
-      const grown = Buffer.allocUnsafe(Math.min(Math.max(need * 2, 1 << 16), this.maxLine));
-      if (this.acc !== null) this.acc.copy(grown, 0, 0, this.accLen);
-      this.acc = grown;
-    }
-    buf.copy(this.acc, this.accLen, start, end);
-    this.accLen = need;
+    this.pieces.add(buf, start, end);
     return true;
   }
 

@@ -1,5 +1,6 @@
-// Which required literal a regex search looks for, and whether that literal or the whole pattern
-// runs over each block of lines: chosen once per search, from a sample of the text searched.
+// Which finder a search uses (finderFor), and for a regex with literals, which one it looks for
+// and whether that literal or the whole pattern runs over each block of lines: chosen once per
+// search, from a sample of the text searched.
 //
 // Why: the longest literal is not the rarest. `ERROR svc=api-1[0-9] req=ff` requires both
 // "ERROR svc=api-1" (on 6 % of a log's lines) and " req=ff" (0.4 %); looking for the second
@@ -10,6 +11,20 @@
 import { BlockFinder, BytesFinder, type Finder } from './finders.js';
 import { FoldFinder } from './fold-case.js';
 import type { CompiledPattern } from './pattern.js';
+
+/**
+ * Where lines may match, for a pattern: a pure literal is found as it is (BytesFinder, exact); a
+ * regex with required literals by the literal chosen on a sample, or the whole pattern per block
+ * (ChosenFinder); a regex without by the whole pattern per block when it may run over one; else
+ * none (every line is tested). One finder serves one input at a time: it is reset on every block.
+ */
+export function finderFor(pattern: CompiledPattern): Finder | undefined {
+  const lits = pattern.literals;
+  if (lits !== undefined && pattern.pureLiteral) return new BytesFinder(lits, true);
+  // which literal, and the literal or the whole pattern per block: chosen on a sample of the text
+  if (lits !== undefined) return new ChosenFinder(pattern);
+  return pattern.block === undefined ? undefined : new BlockFinder(pattern.block, undefined, pattern.blockAnyBytes);
+}
 
 /** Bytes of text the choice is made on (the first ones searched, over one block or several). */
 const SAMPLE_BYTES = 1 << 16;
