@@ -20,6 +20,11 @@ export interface TextOptions {
   /** scanner buffer size (tests use small ones) */
   bufferSize?: number;
   /**
+   * A binary file is refused without working out which encoding it looks like (a walk skips
+   * binary files without a word, so the message is never read).
+   */
+  quietBinary?: boolean;
+  /**
    * A scanner to read the file's own bytes with, started over (grep passes one for a whole
    * search); the caller releases it. A decoded file gets a scanner of its own (`scanner` of the
    * result then differs: release that one when done).
@@ -163,7 +168,7 @@ export function openText(path: string, io: InputSource, opts: TextOptions = {}):
     // sniffed in its first read only.)
     if (!opts.allowBinary) {
       const sniffed = scanner.peek(sniffLength);
-      if (looksBinary(sniffed)) throw binaryError(codec ? undefined : sniffed, input.name);
+      if (looksBinary(sniffed)) throw binaryError(codec || opts.quietBinary ? undefined : sniffed, input.name);
     }
     return { input, scanner, bom: bomName(codec, bomLength), codec };
   } catch (e) {

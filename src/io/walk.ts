@@ -206,19 +206,25 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       if (isDir) {
         const verdicts = f.rules.map((r, i) => verdict(r, childRel, name, true, f.verdicts[i]!));
         if (decide(verdicts) || exclude?.ignores(`${childRel}/`)) continue;
-        let real: string;
-        try {
-          // the native realpath: the JavaScript one turns a path of bytes into a string, losing them
-          real = pathFromBytes(fs.realpathSync.native(fsPath(childAbs), { encoding: 'buffer' }));
-        } catch (e) {
-          yield { error: fileError(e, shown(childRel)) };
-          continue;
+        // A loop needs a followed link: without -L a directory cannot be its own ancestor, and
+        // its real path (a system call per directory) is not needed.
+        let ancestors = f.ancestors;
+        if (o.follow) {
+          let real: string;
+          try {
+            // the native realpath: the JavaScript one turns a path of bytes into a string, losing them
+            real = pathFromBytes(fs.realpathSync.native(fsPath(childAbs), { encoding: 'buffer' }));
+          } catch (e) {
+            yield { error: fileError(e, shown(childRel)) };
+            continue;
+          }
+          if (f.ancestors.includes(real)) {
+            yield { error: new LinewiseError('loop', 'symbolic link loop, not followed', shown(childRel)), note: true };
+            continue;
+          }
+          ancestors = [...f.ancestors, real];
         }
-        if (f.ancestors.includes(real)) {
-          yield { error: new LinewiseError('loop', 'symbolic link loop, not followed', shown(childRel)), note: true };
-          continue;
-        }
-        const child = open(childAbs, childRel, f.rules, verdicts, [...f.ancestors, real], shown);
+        const child = open(childAbs, childRel, f.rules, verdicts, ancestors, shown);
         if ('error' in child) yield child;
         else stack.push(child);
       } else if (isFile) {
