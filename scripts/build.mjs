@@ -19,7 +19,8 @@ const LAZY = ['iconv-lite', 'fast-glob', 'ignore', 'diff'];
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  // grep-worker: the worker thread of a tree search, loaded by URL beside the chunks it shares
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', 'grep-worker': 'src/engine/grep-worker.ts' },
   outdir: 'dist',
   splitting: true,
   plugins: [

@@ -10,10 +10,11 @@ import { checkpoint } from '../io/checkpoint.js';
 import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
 import { loadEncoding } from './encodings.js';
 import { grepInputs } from './grep-inputs.js';
-import { type GrepOptions, type GrepReporter, type GrepRunOptions, type GrepSetup, type GrepSummary, searchSettings, SLICE_MS, timeoutMs } from './grep-options.js';
+import { type GrepOptions, type GrepReporter, type GrepRunOptions, type GrepSetup, type GrepSummary, type SearchSettings, searchSettings, SLICE_MS, timeoutMs } from './grep-options.js';
 import { type GrepCutOff, parseCursor } from './grep-budget.js';
 import { GrepOutput } from './grep-output.js';
-import { GrepRun } from './grep-run.js';
+import type { FileSearchSettings } from './grep-file.js';
+import { GrepRun, type Parallel } from './grep-run.js';
 import { PAGE_DEFAULTS } from './read.js';
 import { type Line, toLine } from './results.js';
 import * as v from './validate.js';
@@ -35,12 +36,14 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const timeout = timeoutMs(o.timeout);
   const report = o.report ?? 'lines';
   const search = searchSettings(o, encoding, report, reporter);
-  const pattern = await compilePatterns(list, {
+  const patternOptions = {
     ignoreCase: v.optionalBoolean(o.ignoreCase, 'ignoreCase'),
     fixed: v.optionalBoolean(o.fixedStrings, 'fixedStrings'),
     word: v.optionalBoolean(o.wordRegexp, 'wordRegexp'),
     line: v.optionalBoolean(o.lineRegexp, 'lineRegexp'),
-  });
+  };
+  const pattern = await compilePatterns(list, patternOptions);
+  const threads = v.optionalCount(o.threads, 'threads', 1);
   const template = o.replace === undefined ? undefined : parseTemplate(v.string(o.replace, 'replace'));
   const cursor = o.after === undefined ? undefined : parseCursor(v.string(o.after, 'after'));
   const budget = {
@@ -64,16 +67,34 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   reporter.begin({ withPath, ranges });
   const onlyMatching = v.optionalBoolean(o.onlyMatching, 'onlyMatching') === true;
   const output = new GrepOutput(reporter, { report, withPath, pattern, onlyMatching, template, budget, resumes: cursor !== undefined });
-  const run = new GrepRun(pattern, items.list, search, reporter, output, cursor);
-  const explicitTimeout = o.timeout !== undefined;
+  // worker threads only for walked directories and globs (their module loads only then)
+  const parallel = items.multi ? await parallelPlan(threads, encoding, { patterns: list, patternOptions, settings: fileSettings(search), deadlineMs: timeout > 0 ? timeout + SLICE_MS : 0, sliceMs: SLICE_MS }) : undefined;
+  const run = new GrepRun(pattern, items.list, search, reporter, output, cursor, parallel);
+  try {
+    return await runSteps(run, reporter, timeout, o.timeout !== undefined, signal, parallel !== undefined);
+  } finally {
+    run.close();
+  }
+}
+
+/**
+ * Steps the run to its end in deadline-bounded slices; between slices, a cancel may come in (and
+ * with worker threads, the event loop turns, so a worker's death is heard).
+ */
+async function runSteps(run: GrepRun, reporter: GrepReporter, timeout: number, explicitTimeout: boolean, signal: AbortSignal | undefined, threaded: boolean): Promise<GrepSummary> {
   for (;;) {
     // Pipes wait on their writer: the deadline covers them only when asked for (--timeout).
     const bounded = timeout > 0 && (explicitTimeout || !run.nextIsPipe());
     let done: boolean;
     try {
-      done = bounded ? runWithDeadline(() => run.step(performance.now() + SLICE_MS), timeout + SLICE_MS) : run.step(Infinity);
+      const start = performance.now();
+      // a run that may wait on worker threads comes back every slice, deadline or not
+      if (bounded) done = runWithDeadline(() => run.step(start + SLICE_MS), timeout + SLICE_MS);
+      else done = run.step(threaded ? start + SLICE_MS : Infinity);
     } catch (e) {
       if (!(e instanceof DeadlineExceeded)) throw e;
+      // a file searched out of turn: its result says so, reported in its turn
+      if (run.outOfTurnTimedOut()) continue;
       const where = run.current();
       const line = run.line();
       run.abort();
@@ -91,9 +112,27 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
         run.abort();
         throw e;
       }
-    }
+    } else if (run.threaded) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return run.finish();
+}
+
+/**
+ * Worker threads for a search, or none: `threads` as asked (1, the default: this thread alone).
+ * Not by default: on a shared 2-core machine a worker measured slower than one thread (its start,
+ * a second JIT warming up the same code, no core to spare) and it adds about 20 MiB; see
+ * docs/PERFORMANCE.md. None under --encoding (the codec's library would load in each).
+ */
+async function parallelPlan(threads: number | undefined, encoding: string | undefined, setup: Parallel['setup']): Promise<Parallel | undefined> {
+  const workers = (threads ?? 1) - 1;
+  if (workers <= 0 || encoding !== undefined) return undefined;
+  const { GrepPool } = await import('./grep-pool.js');
+  return { workers, setup, Pool: GrepPool };
+}
+
+/** The settings of a file searched out of turn (grep-file.ts), from the run's. */
+function fileSettings(s: SearchSettings): FileSearchSettings {
+  return { cwd: s.source.cwd, allowBinary: s.allowBinary, bufferSize: s.bufferSize, invert: s.invert, maxCount: s.maxCount, before: s.before, after: s.after, noNumbers: s.noNumbers };
 }
 
 /** A byte range `[start, end)` of a match within a line's `bytes`. */
