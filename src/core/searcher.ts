@@ -87,8 +87,8 @@ export class LineSearcher {
   private afterLeft = 0;
   /** the last `before` lines, when they are not in the current block */
   private readonly kept: BeforeContext;
-  /** pieces of a line longer than the scanner's buffer */
-  private readonly pieces: LineGatherer;
+  /** pieces of a line longer than the scanner's buffer (made at the first such line) */
+  private gatherer: LineGatherer | undefined;
   /** the current line is longer than maxLine: its pieces are passed over */
   private skipping = false;
   private readonly onNote: ((message: string) => void) | undefined;
@@ -106,8 +106,6 @@ export class LineSearcher {
     this.maxLine = o.maxLine ?? MAX_SEARCH_LINE;
     this.onNote = o.onNote;
     this.kept = new BeforeContext(this.before, o.maxBeforeBytes);
-    // never past maxLine: gather() checks first, and passes a longer line over
-    this.pieces = new LineGatherer(this.maxLine, (n) => new RangeError(`a line of ${n} bytes gathered past the bound`));
     this.finder = o.finder ?? finderFor(pattern);
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
@@ -134,13 +132,18 @@ export class LineSearcher {
       if (ends) this.skipped();
       return !this.done;
     }
-    if (!ends || this.pieces.length > 0) {
+    if (!ends || (this.gatherer !== undefined && this.gatherer.length > 0)) {
       if (!this.gather(buf, start, end)) return ends ? (this.skipped(), !this.done) : true;
       if (!ends) return true;
       const whole = this.pieces.take(); // a huge line's buffer is let go
       this.block(whole, 0, whole.length);
     } else this.block(buf, start, end);
     return !this.done;
+  }
+
+  private get pieces(): LineGatherer {
+    // never past maxLine: gather() checks first, and passes a longer line over
+    return (this.gatherer ??= new LineGatherer(this.maxLine, (n) => new RangeError(`a line of ${n} bytes gathered past the bound`)));
   }
 
   /** Adds a piece of a long line; false (and the line is passed over) once it is past maxLine. */
