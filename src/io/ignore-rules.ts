@@ -49,7 +49,9 @@ export class DirRules {
   private readonly names = new Set<string>();
   /** rules of a plain path (a leading or inner "/"), lower-cased, without the slashes at the ends */
   private readonly paths = new Set<string>();
-  /** `*suffix` rules: the suffix, lower-cased */
+  /** `*.ext` rules by the name's last extension ("gz" for `*.tar.gz`), lower-cased */
+  private readonly byExtension = new Map<string, string[]>();
+  /** other `*suffix` rules (`*~`), lower-cased */
   private readonly suffixes: string[] = [];
   /** other rules: the run each needs in the path, lower-cased */
   private readonly runs: string[] = [];
@@ -73,7 +75,15 @@ export class DirRules {
   /** Puts one rule (without its "!") into the table that can rule paths out for it. */
   private index(body: string): void {
     const suffix = SUFFIX.exec(body);
-    if (suffix !== null) this.suffixes.push(suffix[1]!.toLowerCase());
+    if (suffix !== null) {
+      const lower = suffix[1]!.toLowerCase();
+      const dot = lower.lastIndexOf('.');
+      if (dot === -1) this.suffixes.push(lower);
+      else {
+        const ext = lower.slice(dot + 1);
+        this.byExtension.set(ext, [...(this.byExtension.get(ext) ?? []), lower]);
+      }
+    }
     else if (PLAIN.test(body)) {
       const trimmed = body.replace(/^\/|\/$/g, '');
       // a leading or inner "/" anchors the rule to this directory
@@ -103,8 +113,12 @@ export class DirRules {
   /** False when no rule can match the path itself. */
   private mayMatch(sub: string, name: string): boolean {
     if (this.any) return true;
-    const lower = name.toLowerCase();
+    const lower = lowerCase(name);
     if (this.names.has(lower)) return true;
+    // a suffix with a dot is in the list of the name's last extension (a name without a dot has none)
+    const dot = lower.lastIndexOf('.');
+    const withDot = dot === -1 ? undefined : this.byExtension.get(lower.slice(dot + 1));
+    if (withDot !== undefined) for (const s of withDot) if (lower.endsWith(s)) return true;
     for (const s of this.suffixes) if (lower.endsWith(s)) return true;
     if (this.paths.size === 0 && this.runs.length === 0) return false;
     const path = sub.toLowerCase();
@@ -112,6 +126,17 @@ export class DirRules {
     for (const r of this.runs) if (path.includes(r)) return true;
     return false;
   }
+}
+
+/** The last name lower-cased: every rule set on the way asks for the same one. */
+let lastName = '';
+let lastLower = '';
+function lowerCase(name: string): string {
+  if (name !== lastName) {
+    lastName = name;
+    lastLower = name.toLowerCase();
+  }
+  return lastLower;
 }
 
 /** A class of letters, digits and ranges of them: `[aos]`, `[1-8]`, `[Dd]`. */
