@@ -11,6 +11,7 @@ import { RowLog } from '../core/row-log.js';
 import { LineSearcher } from '../core/searcher.js';
 import { fileError, type InputSource } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
+import type { SearchSettings } from './grep-options.js';
 
 /** A LinewiseError as data. */
 export interface ErrorData {
@@ -37,17 +38,8 @@ export type FileResult =
 /** Files larger than this are searched in their turn: their rows are never held. */
 export const MAX_OUT_OF_TURN_BYTES = 1 << 20;
 
-/** How files are searched out of turn: the run's settings that can travel to a worker. */
-export interface FileSearchSettings {
-  cwd: string;
-  allowBinary: boolean | undefined;
-  bufferSize: number;
-  invert: boolean;
-  maxCount: number | undefined;
-  before: number;
-  after: number;
-  noNumbers: boolean;
-}
+/** How files are searched out of turn: those of the run's settings that can travel to a worker. */
+export type FileSearchSettings = Pick<SearchSettings, 'allowBinary' | 'bufferSize' | 'invert' | 'maxCount' | 'before' | 'after' | 'noNumbers'> & { cwd: string };
 
 export function errorData(e: LinewiseError): ErrorData {
   return { code: e.code, message: e.message, path: e.path, exitCode: e.exitCode };
