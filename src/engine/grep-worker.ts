@@ -81,6 +81,7 @@ function work(): void {
         }
         inHand = j;
         const job = jobs[j]!;
+        jobs[j] = undefined as never; // read once: a long walk does not pile its paths up here
         const result = files!.search(job.abs, job.display);
         inHand = -1;
         finish(j, result);
