@@ -1,13 +1,12 @@
 // A grep run over its inputs, in order and resumable: `step` opens each input, hands its blocks
 // to a LineSearcher and the rows to the output stage, until a time, and can be called again.
-// With worker threads (grep-pool.ts), walked files are searched ahead, out of turn, by the
-// workers and by this thread while it waits, and each result is replayed in its turn: the
-// reporter hears the same calls, in the same order, as from a run on one thread.
+// With worker threads (grep -j), walked files are searched ahead of their turn (grep-ahead.ts)
+// and each result is replayed in its turn: the reporter hears the same calls, in the same order,
+// as from a run on one thread.
 
 import { Exit, LinewiseError } from '../core/errors.js';
 import type { Finder } from '../core/finders.js';
 import { LineScanner } from '../core/lines.js';
-import { replayLog } from '../core/row-log.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { finderFor } from '../core/finder-choice.js';
 import { LineSearcher } from '../core/searcher.js';
@@ -15,27 +14,17 @@ import { DeadlineExceeded } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
 import type { SearchTarget } from '../io/walk.js';
-import { errorOf, type FileResult, FileSearch } from './grep-file.js';
+import type { Parallel, SearchAhead, Turn } from './grep-ahead.js';
 import type { GrepItem } from './grep-inputs.js';
 import type { GrepReporter, GrepSummary, SearchSettings } from './grep-options.js';
 import type { GrepCursor } from './grep-budget.js';
 import type { GrepOutput } from './grep-output.js';
-import type { GrepPool } from './grep-pool.js';
-import { INFLIGHT, type WorkerSetup } from './grep-shared.js';
 
 /** The file being searched. */
 interface Current {
   target: SearchTarget;
   text: OpenedText;
   searcher: LineSearcher;
-}
-
-/** How a run uses worker threads: how many, from which job on, and what to tell them. */
-export interface Parallel {
-  workers: number;
-  setup: Omit<WorkerSetup, 'ctl' | 'results'>;
-  /** the pool's class, loaded with import() only for a search that may use it */
-  Pool: typeof GrepPool;
 }
 
 /** An input in the queue; `job` numbers a walked file the workers may search (-1: none). */
@@ -48,22 +37,15 @@ interface Queued {
 const LOOKAHEAD = 128;
 
 /** A grep run over its inputs, resumable: `step` works until a time and can be called again. */
-export class GrepRun {
+export class GrepRun implements Turn {
   private readonly iter: Iterator<GrepItem>;
   private iterDone = false;
   private readonly queue: Queued[] = [];
   private head = 0;
-  private jobs = 0;
   /** jobs taken from the queue in turn */
   private taken = 0;
-  /** the workers were started (or failed to): never twice */
-  private poolTried = false;
-  /** each job's file while it may still be searched out of turn */
-  private readonly jobFiles = new Map<number, SearchTarget>();
-  private pool: GrepPool | undefined;
-  /** this thread's searches out of turn, and the job of the one in hand (-1: none) */
-  private outOfTurn: FileSearch | undefined;
-  private stealing = -1;
+  /** walked files searched ahead of their turn (grep -j), undefined on one thread */
+  private readonly ahead: SearchAhead | undefined;
   /** a file searched out of turn ran past its deadline: where and at which line (for the message) */
   private timedOut: { display: string; line: number } | undefined;
   private cur: Current | undefined;
@@ -80,21 +62,22 @@ export class GrepRun {
     private readonly pattern: CompiledPattern,
     items: Iterable<GrepItem>,
     private readonly o: SearchSettings,
-    private readonly reporter: GrepReporter,
-    private readonly output: GrepOutput,
+    readonly reporter: GrepReporter,
+    readonly output: GrepOutput,
     private readonly cursor: GrepCursor | undefined,
     /** worker threads for walked files; undefined: this thread alone */
-    private readonly parallel?: Parallel,
+    parallel?: Parallel,
   ) {
     this.iter = items[Symbol.iterator]();
     this.seeking = cursor !== undefined;
     this.scanner = new LineScanner(() => 0, o.bufferSize);
     this.finder = finderFor(pattern);
+    this.ahead = parallel === undefined ? undefined : new parallel.SearchAhead(parallel, pattern);
   }
 
   /** The run has worker threads (the caller then lets the event loop turn between steps). */
   get threaded(): boolean {
-    return this.pool !== undefined;
+    return this.ahead?.started === true;
   }
 
   /**
@@ -103,8 +86,8 @@ export class GrepRun {
    * are passed over here, in order, never queued.
    */
   private fill(): void {
-    const ahead = this.parallel === undefined ? 1 : LOOKAHEAD;
-    while (!this.iterDone && (this.queue.length - this.head === 0 || (this.parallel !== undefined && this.jobs - this.turnJob() < ahead))) {
+    const ahead = this.ahead;
+    while (!this.iterDone && (this.queue.length - this.head === 0 || (ahead !== undefined && ahead.jobs - this.taken < LOOKAHEAD))) {
       const next = this.iter.next();
       if (next.done) {
         this.iterDone = true;
@@ -112,42 +95,14 @@ export class GrepRun {
       }
       const item = next.value;
       if (this.passOver(item)) continue;
-      let job = -1;
-      if (this.parallel !== undefined && 'walked' in item && item.walked) {
-        job = this.jobs++;
-        this.jobFiles.set(job, item);
-        this.pool?.add({ abs: item.abs, display: item.display });
-      }
+      const job = ahead !== undefined && 'walked' in item && item.walked ? ahead.hand(item) : -1;
       this.queue.push({ item, job });
     }
-    if (!this.poolTried && this.parallel !== undefined && this.jobs > this.turnJob()) this.startPool(this.parallel);
-    this.pool?.flush();
-  }
-
-  /** The job in turn: every job before it was taken from the queue. */
-  private turnJob(): number {
-    return this.taken;
-  }
-
-  /** Starts the workers on the jobs not yet taken in turn. */
-  private startPool(p: Parallel): void {
-    this.poolTried = true;
-    const pool = new p.Pool(p.workers, p.setup);
-    if (pool.broken) {
-      pool.close();
-      return;
-    }
-    const first = this.turnJob();
-    pool.startAt(first);
-    for (let j = first; j < this.jobs; j++) {
-      const f = this.jobFiles.get(j)!;
-      pool.add({ abs: f.abs, display: f.display });
-    }
-    this.pool = pool;
+    ahead?.start(this.taken);
   }
 
   private peekQueued(): Queued | undefined {
-    if (this.queue.length - this.head === 0 || this.parallel !== undefined) this.fill();
+    if (this.queue.length - this.head === 0 || this.ahead !== undefined) this.fill();
     return this.queue[this.head];
   }
 
@@ -235,12 +190,11 @@ export class GrepRun {
         continue;
       }
       // a walked file: searched out of turn already, or this thread's to search now
-      const r = job >= 0 && this.pool !== undefined ? this.inTurn(job, until) : undefined;
+      const r = job >= 0 && this.ahead !== undefined ? this.ahead.inTurn(job, until, () => this.fill()) : undefined;
       if (r === 'later') return 'later';
       this.shift();
-      if (job >= 0) this.jobFiles.delete(job);
       if (r !== undefined && r.kind !== 'in-turn') {
-        if (!this.replay(item, r)) return false;
+        if (!this.ahead!.report(item, r, this)) return false;
         if (performance.now() >= until) return 'later';
         continue;
       }
@@ -250,110 +204,29 @@ export class GrepRun {
   }
 
   /**
-   * Job `j`'s result when a worker (or this thread, out of turn) has searched it; undefined when
-   * it is this thread's to search now, in turn; 'later' when time ran out waiting for it.
-   * While it waits, this thread searches the next unclaimed job out of turn.
+   * A file searched out of turn ran past its deadline, as it would have in turn: the message
+   * names it and the line (`current`, `line`), and the run ends as after any deadline.
    */
-  private inTurn(j: number, until: number): FileResult | undefined | 'later' {
-    const pool = this.pool!;
-    pool.turn(j);
-    for (;;) {
-      const r = pool.take(j);
-      if (r !== undefined) {
-        if (r.kind === 'searched') pool.reported(r.log.byteLength);
-        return r;
-      }
-      if (pool.claimInTurn(j)) return undefined;
-      if (pool.broken) {
-        // a worker died: its jobs are this thread's now, and the rest too
-        this.closePool();
-        return undefined;
-      }
-      if (!this.searchOutOfTurn()) pool.wait(j, Math.max(0, Math.min(10, until - performance.now())));
-      if (performance.now() >= until) return 'later';
-    }
+  timeOut(display: string, line: number): never {
+    this.timedOut = { display, line };
+    throw new DeadlineExceeded(0);
   }
 
-  /** Searches the next unclaimed job out of turn and keeps its result; false when there is none. */
-  private searchOutOfTurn(): boolean {
-    const pool = this.pool!;
-    this.fill();
-    const k = pool.claim(this.jobs);
-    if (k === -1) return false;
-    const f = this.jobFiles.get(k)!;
-    this.outOfTurn ??= new FileSearch(this.pattern, this.parallel!.setup.settings);
-    this.stealing = k;
-    const r = this.outOfTurn.search(f.abs, f.display);
-    this.stealing = -1;
-    this.keep(k, r);
-    return true;
-  }
-
-  private keep(k: number, r: FileResult): void {
-    if (r.kind === 'searched') Atomics.add(this.pool!.ctl, INFLIGHT, r.log.byteLength);
-    this.pool!.keep(k, r);
+  /** The output refused a file (the count past a budget is at its bound): nothing more is opened. */
+  end(): void {
+    this.ended = true;
   }
 
   /**
-   * The step's deadline stopped a file this thread searched out of turn: its result (rows so
-   * far, the line) is kept for its turn, where the deadline is reported, and true is returned;
-   * false when the deadline stopped the search in turn (the caller reports it now).
+   * The step's deadline stopped a file this thread searched out of turn (its result is kept for
+   * its turn): true; false when it stopped the search in turn, reported by the caller now.
    */
   outOfTurnTimedOut(): boolean {
-    if (this.stealing === -1 || this.pool === undefined || !this.outOfTurn?.stopped) return false;
-    this.keep(this.stealing, this.outOfTurn.abandon());
-    this.stealing = -1;
-    return true;
-  }
-
-  /**
-   * Reports a file searched out of turn as the search in turn would have: its rows up to where
-   * that search would have stopped, then its end, its error or its deadline. False when the
-   * output refuses the file (the count past a budget is at its bound): the run ends there.
-   */
-  private replay(item: SearchTarget, r: FileResult): boolean {
-    if (r.kind === 'binary') return true;
-    if (r.kind === 'failed') {
-      this.fail(errorOf(r.error), item.display);
-      return true;
-    }
-    if (r.kind === 'bug') throw new Error(r.bug);
-    if (r.kind !== 'searched') return true;
-    const output = this.output;
-    if (!output.chargeFile(r.size)) {
-      this.ended = true;
-      return false;
-    }
-    this.reporter.file(item.display);
-    output.beginFile(item.display, this.cursorLine(item));
-    const sink = output.sink;
-    let selected = 0;
-    const finished = replayLog(r.log, {
-      match: (n, b, s, e) => {
-        selected++;
-        sink.match(n, b, s, e);
-      },
-      context: (n, b, s, e) => sink.context(n, b, s, e),
-      gap: () => sink.gap(),
-      note: (message) => this.reporter.note(message, item.display),
-      visited: (bytes, more) => more && output.state !== 'done' && output.scanned(bytes),
-    });
-    if (finished && r.timeoutAt !== undefined) {
-      this.timedOut = { display: item.display, line: r.timeoutAt };
-      throw new DeadlineExceeded(0);
-    }
-    if (finished && r.bug !== undefined) throw new Error(r.bug);
-    if (finished && r.error !== undefined) {
-      this.fail(errorOf(r.error), item.display);
-      return true;
-    }
-    output.endFile(item.display, selected);
-    this.reporter.endFile(item.display, selected);
-    return true;
+    return this.ahead?.outOfTurnTimedOut() === true;
   }
 
   /** The line of `item` up to which rows were shown before (the cursor), or 0. */
-  private cursorLine(item: SearchTarget): number {
+  cursorLine(item: SearchTarget): number {
     return this.cursor?.path === item.display && typeof this.cursor.line === 'number' ? this.cursor.line : 0;
   }
 
@@ -425,19 +298,12 @@ export class GrepRun {
 
   /** Lets the worker threads go, and the kernels of the scanners back. */
   private release(): void {
-    this.closePool();
+    this.ahead?.close();
     this.scanner.release();
-    this.outOfTurn?.release();
-    this.outOfTurn = undefined;
-  }
-
-  private closePool(): void {
-    this.pool?.close();
-    this.pool = undefined;
   }
 
   /** An error on one input: reported in one line, and the search goes on. */
-  private fail(e: unknown, display: string): void {
+  fail(e: unknown, display: string): void {
     if (!(e instanceof LinewiseError) && (e as NodeJS.ErrnoException)?.code === undefined) throw e; // a bug, or a closed stdout
     this.errors++;
     this.reporter.error(fileError(e, display), display);

@@ -14,7 +14,8 @@ import { type GrepOptions, type GrepReporter, type GrepRunOptions, type GrepSetu
 import { type GrepCutOff, parseCursor } from './grep-budget.js';
 import { GrepOutput } from './grep-output.js';
 import type { FileSearchSettings } from './grep-file.js';
-import { GrepRun, type Parallel } from './grep-run.js';
+import type { Parallel } from './grep-ahead.js';
+import { GrepRun } from './grep-run.js';
 import { PAGE_DEFAULTS } from './read.js';
 import { type Line, toLine } from './results.js';
 import * as v from './validate.js';
@@ -126,8 +127,8 @@ async function runSteps(run: GrepRun, reporter: GrepReporter, timeout: number, e
 async function parallelPlan(threads: number | undefined, encoding: string | undefined, setup: Parallel['setup']): Promise<Parallel | undefined> {
   const workers = (threads ?? 1) - 1;
   if (workers <= 0 || encoding !== undefined) return undefined;
-  const { GrepPool } = await import('./grep-pool.js');
-  return { workers, setup, Pool: GrepPool };
+  const { SearchAhead } = await import('./grep-ahead.js');
+  return { workers, setup, SearchAhead };
 }
 
 /** The settings of a file searched out of turn (grep-file.ts), from the run's. */
