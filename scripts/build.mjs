@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/ with esbuild: one file to load at start-up, heavy dependencies
-// (iconv-lite, fast-glob, diff) split into chunks that load only when a command needs them.
+// (iconv-lite, fast-glob, diff, the MCP SDK) split into chunks that load only when a command needs them.
 // The library entry (dist/index.js) is a second entry point: it shares the core's chunks with
 // the CLI, and never loads commander or chalk. Its declarations come from tsconfig.build.json.
 import { build } from 'esbuild';
@@ -15,6 +15,8 @@ const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20'
 // (@eslint-community/regexpp is ESM: it is left to code splitting, in one chunk with
 // src/core/regex-analysis.ts, which pattern.ts loads with import() only for a regex.)
 const LAZY = ['iconv-lite', 'fast-glob', 'ignore', 'diff'];
+// `linewise mcp` alone loads the SDK: src/mcp/server.ts imports ./sdk.js with import().
+const MCP_SDK = { name: 'mcp-sdk', entry: 'src/mcp/sdk.ts', import: /^\.\/sdk\.js$/ };
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -29,8 +31,13 @@ await build({
       setup(b) {
         const filter = new RegExp(`^(${LAZY.map((n) => n.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')})$`);
         b.onResolve({ filter, namespace: 'file' }, (a) => (a.kind === 'dynamic-import' ? { path: `./${a.path}.js`, external: true } : undefined));
+        // The MCP SDK (with zod and ajv, CommonJS among them): src/mcp/sdk.ts is its own file, too.
+        b.onResolve({ filter: MCP_SDK.import, namespace: 'file' }, (a) => (a.kind === 'dynamic-import' ? { path: `./${MCP_SDK.name}.js`, external: true } : undefined));
       },
     },
   ],
 });
-await Promise.all(LAZY.map((name) => build({ ...common, entryPoints: { [name]: name }, outdir: 'dist' })));
+await Promise.all([
+  ...LAZY.map((name) => build({ ...common, entryPoints: { [name]: name }, outdir: 'dist' })),
+  build({ ...common, entryPoints: { [MCP_SDK.name]: MCP_SDK.entry }, outdir: 'dist' }),
+]);

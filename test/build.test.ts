@@ -65,4 +65,24 @@ describe('the bundle (npm run build)', () => {
       expect(loaded, args.join(' ')).not.toContain(parser[0]);
     }
   });
+
+  it('loads the MCP server and its SDK only for `linewise mcp`: each in a file of its own, kept out of readlines, page and grep', () => {
+    const all = readdirSync(DIST).filter((f) => f.endsWith('.js'));
+    const sdk = all.filter((f) => read(f).includes('notifications/roots/list_changed'));
+    expect(sdk).toEqual(['mcp-sdk.js']);
+    const server = all.filter((f) => read(f).includes('The loop: grep to find'));
+    expect(server).toHaveLength(1);
+    for (const f of staticClosure('cli.js')) {
+      expect(f).not.toBe(server[0]);
+      expect(f).not.toBe('mcp-sdk.js');
+    }
+    // The server ends when its standard input does: here at once, having loaded both.
+    expect(loadedBy(['mcp'])).toEqual(expect.arrayContaining(['cli.js', server[0], 'mcp-sdk.js']));
+    for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt'], ['grep', 'alpha', 'crlf.txt'], ['grep', '-r', 'alpha', '.']]) {
+      const loaded = loadedBy(args);
+      expect(loaded, args.join(' ')).toContain('cli.js');
+      expect(loaded, args.join(' ')).not.toContain(server[0]);
+      expect(loaded, args.join(' ')).not.toContain('mcp-sdk.js');
+    }
+  });
 });

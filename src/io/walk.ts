@@ -18,6 +18,8 @@ export interface WalkOptions {
   globs: readonly string[];
   /** follow symbolic links (-L) */
   follow: boolean;
+  /** told each directory listed and each ignore file read (a cache of the walk revalidates them) */
+  seen?: (path: string, kind: 'dir' | 'rules') => void;
 }
 
 /**
@@ -121,6 +123,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     for (const name of ['.gitignore', '.ignore']) {
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
       if (!entries.some((e) => e.name === name)) continue;
+      o.seen?.(path.join(dirAbs, name), 'rules');
       let text: string;
       try {
         text = fs.readFileSync(fsPath(path.join(dirAbs, name)), 'utf8');
@@ -155,6 +158,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     } catch (e) {
       return { error: fileError(e, shown(rel) || '.') };
     }
+    o.seen?.(abs, 'dir');
     const own = o.noIgnore ? undefined : readRules(abs, rel, entries);
     entries.sort(byName);
     return {
