@@ -21,7 +21,8 @@ const MCP_SDK = { name: 'mcp-sdk', entry: 'src/mcp/sdk.ts', import: /^\.\/sdk\.j
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  // grep-worker: the worker thread of a tree search, loaded by URL beside the chunks it shares
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', 'grep-worker': 'src/engine/grep-worker.ts' },
   outdir: 'dist',
   splitting: true,
   plugins: [

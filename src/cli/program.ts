@@ -185,6 +185,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('-r, --recursive', 'as grep -r: with no PATH, search the current directory even when standard input is a pipe (directories are always searched recursively)')
     .option('-R, --dereference-recursive', 'as grep -R: -r, following symbolic links (= -L)')
     .option('-s, --no-messages', 'do not report inputs that cannot be read (the status still says 2)')
+    .option('-j, --threads <n>', 'threads searching the files of a walk or glob (default 1); more pay on idle cores and long searches; rows come in the same order whatever N', count('--threads', 1))
     .option('--max-rows <n>', 'print at most N rows across all files; a footer then says how to go on', count('--max-rows', 1))
     .option('--max-bytes <b>', 'print at most B bytes of rows; a first row longer than that is shown cut (default: no cap)', count('--max-bytes'))
     .option('--count-bytes <b>', 'when a budget cuts the output, search at most B bytes more to count what was left out', count('--count-bytes'))

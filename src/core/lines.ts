@@ -82,7 +82,7 @@ export class LineScanner {
   private midLine = false;
 
   constructor(
-    private readonly read: ReadFn,
+    private read: ReadFn,
     size = DEFAULT_BUFFER_SIZE,
   ) {
     if (size < 16) throw new RangeError('LineScanner buffer must hold at least 16 bytes');
@@ -103,6 +103,19 @@ export class LineScanner {
     this.view = this.buf.subarray(0, 0);
     if (this.simd !== undefined) releaseNewlineCounter(this.simd);
     this.simd = undefined;
+  }
+
+  /**
+   * Starts over on another input, keeping the buffer (and the counting kernel it lives in): grep
+   * reads thousands of small files through one scanner, where a buffer per file cost as much in
+   * allocation and garbage collection as the search. Call `release` when no input is left.
+   */
+  restart(read: ReadFn): void {
+    this.read = read;
+    this.eof = false;
+    this.pos = this.end = this.searched = this.base = 0;
+    this.midLine = false;
+    this.view = this.buf.subarray(0, 0);
   }
 
   /** Offset in the input of the next byte not yet handed on or skipped. */
