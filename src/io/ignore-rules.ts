@@ -16,6 +16,25 @@ export interface Verdict {
   unignored: boolean;
 }
 
+/** A line of a rules file that is no rule `ignore` can compile. */
+export interface BadRule {
+  line: number;
+  rule: string;
+}
+
+/** Whether `ignore` can compile a rule (it compiles lazily, at the first path tested: force it). */
+export function ruleCompiles(factory: IgnoreFactory, line: string): boolean {
+  if (!/[[\\]/.test(line)) return true;
+  try {
+    // a negated rule is not compiled while nothing is ignored: test its body
+    factory().add(line.startsWith('!') ? line.slice(1) : line).test('x');
+    return true;
+  } catch (e) {
+    if (e instanceof SyntaxError) return false;
+    throw e;
+  }
+}
+
 /** No rule has a say. */
 export const NO_SAY: Verdict = Object.freeze({ ignored: false, unignored: false });
 
@@ -58,18 +77,31 @@ export class DirRules {
   /** a rule with no plain run at all (`*`, `[ab]`): every path may match */
   private any = false;
 
-  constructor(factory: IgnoreFactory) {
+  constructor(private readonly factory: IgnoreFactory) {
     this.all = factory();
   }
 
-  /** Adds the text of one rules file (its lines, as `ignore` splits them). */
-  add(text: string): void {
-    this.all.add(text);
-    for (const line of text.split(/\r?\n/)) {
+  /**
+   * Adds the text of one rules file (its lines, as `ignore` splits them), and returns the rules
+   * left out because `ignore` cannot compile them (`\\[B`: git and rg reject it too), each with
+   * its 1-based line, so the walk notes them and goes on instead of failing at the first test.
+   */
+  add(text: string): BadRule[] {
+    const lines = text.split(/\r?\n/);
+    const bad: BadRule[] = [];
+    // Only a class or an escape can make a RegExp that does not compile: other files cost nothing.
+    const kept = /[[\\]/.test(text) ? lines.filter((line, i) => (this.compiles(line) ? true : (bad.push({ line: i + 1, rule: line }), false))) : lines;
+    this.all.add(bad.length === 0 ? text : kept.join('\n'));
+    for (const line of kept) {
       // blank lines and comments are no rules (a comment kept as a rule would only cost time)
       if (line.trim() === '' || line.startsWith('#')) continue;
       for (const body of expandClasses(line.startsWith('!') ? line.slice(1) : line)) this.index(body);
     }
+    return bad;
+  }
+
+  private compiles(line: string): boolean {
+    return ruleCompiles(this.factory, line);
   }
 
   /** Puts one rule (without its "!") into the table that can rule paths out for it. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes } from '../core/path-names.js';
-import { DirRules, NO_SAY, type Verdict } from './ignore-rules.js';
+import { DirRules, NO_SAY, ruleCompiles, type Verdict } from './ignore-rules.js';
 import { fileError } from './input.js';
 
 export interface WalkOptions {
@@ -79,6 +79,8 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
   const factory = ((ignoreModule as unknown as { default: IgnoreFactory }).default ?? ignoreModule) as IgnoreFactory;
   const fg: FastGlob | undefined = globs ? ((await import('fast-glob')) as unknown as { default: FastGlob }).default : undefined;
 
+  const invalid = o.globs.find((g) => !ruleCompiles(factory, g));
+  if (invalid !== undefined) throw new LinewiseError('bad-glob', `-g ${invalid.length > 80 ? `${invalid.slice(0, 80)}...` : invalid}: not a valid glob (an unclosed [ or a stray \\?)`);
   const positive = o.globs.filter((g) => !g.startsWith('!'));
   const include = positive.length > 0 ? factory().add(positive) : undefined;
   const negative = o.globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
@@ -118,7 +120,10 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     return false;
   };
 
-  const readRules = (dirAbs: string, base: string, entries: readonly Entry[]): Rules | undefined => {
+  /** Notes on rules left out, said by the walk right after the directory that holds them. */
+  const ruleNotes: WalkProblem[] = [];
+
+  const readRules = (dirAbs: string, base: string, entries: readonly Entry[], shown: (rel: string) => string): Rules | undefined => {
     let rules: DirRules | undefined;
     for (const name of ['.gitignore', '.ignore']) {
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
@@ -130,7 +135,11 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       } catch {
         continue; // none here (or unreadable: as git, go on without it)
       }
-      (rules ??= new DirRules(factory)).add(text);
+      for (const bad of (rules ??= new DirRules(factory)).add(text)) {
+        const rule = bad.rule.length > 80 ? `${bad.rule.slice(0, 80)}...` : bad.rule;
+        const where = shown(base === '' ? name : `${base}/${name}`);
+        ruleNotes.push({ error: new LinewiseError('ignore-rule', `line ${bad.line}: left out a rule that is no valid pattern: ${rule}`, where), note: true });
+      }
     }
     return rules === undefined ? undefined : { base, rules };
   };
@@ -159,7 +168,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       return { error: fileError(e, shown(rel) || '.') };
     }
     o.seen?.(abs, 'dir');
-    const own = o.noIgnore ? undefined : readRules(abs, rel, entries);
+    const own = o.noIgnore ? undefined : readRules(abs, rel, entries, shown);
     entries.sort(byName);
     return {
       abs,
@@ -178,6 +187,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
    */
   function* walkTree(abs: string, real: string, shown: (rel: string) => string): Generator<SearchTarget | WalkProblem> {
     const root = open(abs, '', [], [], [real], shown);
+    yield* ruleNotes.splice(0);
     if ('error' in root) {
       yield root;
       return;
@@ -229,6 +239,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
           ancestors = [...f.ancestors, real];
         }
         const child = open(childAbs, childRel, f.rules, verdicts, ancestors, shown);
+        yield* ruleNotes.splice(0);
         if ('error' in child) yield child;
         else stack.push(child);
       } else if (isFile) {
