@@ -8,7 +8,7 @@ import { matchRanges } from '../core/match-ranges.js';
 import { LineSearcher, type MatchSink } from '../core/searcher.js';
 import { parseTemplate } from '../core/substitute.js';
 import { checkpoint } from '../io/checkpoint.js';
-import { DeadlineExceeded, MAX_DEADLINE_MS, runWithDeadline } from '../io/deadline.js';
+import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
 import type { SearchTarget } from '../io/walk.js';
@@ -17,6 +17,7 @@ import { type GrepItem, grepInputs } from './grep-inputs.js';
 import { type GrepCursor, type GrepCutOff, GrepOutput, type GrepReport, parseCursor, type RowTarget } from './grep-output.js';
 import { inputSource, PAGE_DEFAULTS, type ReadOptions } from './read.js';
 import { type Line, toLine } from './results.js';
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT, SLICE_MS } from './search-bounds.js';
 import * as v from './validate.js';
 
 /** What to search for and where; every field has the CLI's default (the flag in parentheses). */
@@ -128,12 +129,7 @@ export interface GrepSummary {
   cutOff?: GrepCutOff;
 }
 
-/** Seconds a stretch of searching may run before the pattern is blamed (see --timeout). */
-export const DEFAULT_TIMEOUT = 10;
-/** Work between two deadline checks: long enough that the watchdog's cost vanishes. */
-const SLICE_MS = 250;
-/** The largest --timeout, in seconds: its deadline (plus a slice) must fit node:vm's range. */
-export const MAX_TIMEOUT = Math.floor((MAX_DEADLINE_MS - SLICE_MS) / 1000);
+export { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './search-bounds.js';
 
 /** The deadline in milliseconds for `timeout` seconds (the default when undefined; 0: none). */
 function timeoutMs(timeout: unknown): number {
