@@ -10,6 +10,7 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lazyChildProcess } from './esbuild-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist-bin');
@@ -37,6 +38,7 @@ await build({
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [lazyChildProcess],
 });
 
 // 2. A Node binary of exactly this version. process.execPath is not always usable (a distro
