@@ -251,8 +251,9 @@ export class LineScanner {
     for (;;) {
       // Fast path, for long skips: when the rest of the buffer holds fewer lines than are left
       // to skip, count them all at once and jump past the last "\n" (one kernel call per buffer,
-      // not one indexOf per line). Short skips go line by line and never pay for a kernel.
-      if (this.kernel === undefined && maxLines - lines > KERNEL_FROM_LINES) this.moveIntoKernel();
+      // not one indexOf per line). Short skips go line by line and never pay for a kernel, nor
+      // does an input that fits in the buffer (the first kernel in a process compiles it).
+      if (this.kernel === undefined && maxLines - lines > KERNEL_FROM_LINES && this.end === this.buf.length) this.moveIntoKernel();
       const view = this.view;
       const ahead = this.kernel ? this.kernel(this.searched, this.end) : 0;
       if (ahead > 0 && lines + ahead < maxLines) {
