@@ -110,6 +110,16 @@ export class LineScanner {
     return this.base + this.pos;
   }
 
+  /** The size of the buffer: a skip bounded by fewer bytes than this may return without reading. */
+  get bufferSize(): number {
+    return this.buf.length;
+  }
+
+  /** True when `offset` is where a line starts: no part of the current line was handed on or skipped. */
+  get atLineStart(): boolean {
+    return !this.midLine;
+  }
+
   /**
    * Reads once more. Unconsumed bytes move to the front only when the buffer is full, so a
    * long line arriving in small reads is not copied again on every read.
