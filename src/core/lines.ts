@@ -5,7 +5,7 @@
 // Why one reused buffer and synchronous reads: a fresh Buffer or an `await` per chunk or per
 // line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
 
-import { countLF, type NewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
+import { countLF, type NewlineCounter, pooledNewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
 import { LineGatherer } from './pieces.js';
 
 
@@ -86,9 +86,16 @@ export class LineScanner {
     size = DEFAULT_BUFFER_SIZE,
   ) {
     if (size < 16) throw new RangeError('LineScanner buffer must hold at least 16 bytes');
-    // A plain buffer: a kernel instance costs ~0.2 ms, too much for every one of thousands of
-    // small files; the buffer moves into a kernel only when a long skip makes it pay.
-    this.buf = Buffer.allocUnsafe(size);
+    // A kernel a scanner before this one gave back (grep over a tree: one per file, so no file
+    // allocates a buffer), else a plain buffer: a new kernel instance costs ~0.2 ms, too much for
+    // every one of thousands of small files; the buffer moves into a kernel only when a long skip
+    // makes it pay.
+    const pooled = pooledNewlineCounter(size);
+    if (pooled !== undefined) {
+      this.simd = pooled;
+      this.kernel = pooled.count;
+      this.buf = pooled.buffer;
+    } else this.buf = Buffer.allocUnsafe(size);
     this.view = this.buf.subarray(0, 0);
   }
 
