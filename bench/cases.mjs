@@ -22,6 +22,7 @@ export const GROUPS = {
   grep: 'grep in the single large log vs GNU grep and rg',
   tree: 'grep in directory trees (generated, node_modules, git when present) vs rg and GNU grep',
   replace: 'replace one line in the middle of the log vs sed -i',
+  mcp: 'the same tree search repeated through one linewise mcp server (warm) vs rg run each time',
 };
 
 /**

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GROUPS, MEMORY_GOAL_MIB, makeCases } from './cases.mjs';
 import { makeLog, makeLongLine, makeTree } from './generate.mjs';
+import { mcpGroup } from './mcp.mjs';
 import { measure, median, UNSET_CA_CERTS } from './measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -116,7 +117,7 @@ const fmt = (s) => (Number.isNaN(s) ? '—' : s < 1 ? `${(s * 1000).toFixed(0)} 
 const x = (r) => `${r.toFixed(2)} ×`;
 const goalText = (g) => `≤ ${g.max} × (${g.source})`;
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (!have('/usr/bin/time')) fail('/usr/bin/time (GNU time) is missing: bench/setup.sh installs it');
   if (!have('rg')) fail('rg is missing: bench/setup.sh installs it');
@@ -143,6 +144,12 @@ function main() {
     const [lw, ...rest] = measure([subject, ...(twin ? [twin] : []), ...c.refs], o.runs, ROOT, Boolean(twin));
     const old = twin ? rest.shift() : undefined;
     printCase(c, lw, old, rest, verdicts, changes, notes);
+  }
+  // The mcp group times calls to one long-lived server, not processes: bench/mcp.mjs runs it.
+  if (o.groups.has('mcp')) {
+    const m = await mcpGroup(ROOT, d.tree(), o.runs, notes);
+    for (const cells of m.rows) console.log(`| ${cells.slice(0, 5).concat(oldArgv ? [''] : [], cells.slice(5)).join(' | ')} |`);
+    verdicts.push(...m.verdicts);
   }
 
   console.log(`\nload average at the end ${load()}.`);
@@ -207,4 +214,4 @@ function summary(verdicts, changes) {
   console.log('');
 }
 
-main();
+await main();

@@ -1,7 +1,8 @@
 // Bundles linewise into dist/ with esbuild: the CLI as one CommonJS script (dist/cli.cjs) that
 // bin/linewise.js compiles through V8's code cache, the library (dist/index.js) as ES modules, and
-// heavy dependencies as CommonJS files of their own, loaded only when a command needs them.
-// Declarations come from tsconfig.build.json.
+// heavy dependencies (iconv-lite, fast-glob, ignore, diff, the regex parser, the MCP SDK) as
+// CommonJS files of their own, loaded only when a command needs them. Declarations come from
+// tsconfig.build.json.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { fileName, lazyChildProcess, packagesApart } from './esbuild-plugins.mjs';
@@ -17,6 +18,15 @@ const LAZY = ['iconv-lite', 'fast-glob', 'ignore', 'diff'];
 // with import() only for a regex. In the library the two share a chunk; the CLI leaves the parser
 // to a file of its own, so that no other run reads it (a fifth of the script).
 const CLI_APART = ['@eslint-community/regexpp'];
+// `linewise mcp` alone loads the SDK (with zod and ajv): src/mcp/server.ts imports ./sdk.js with
+// import(), and src/mcp/sdk.ts is bundled with the SDK into dist/mcp-sdk.cjs.
+const MCP_SDK = { name: 'mcp-sdk', entry: 'src/mcp/sdk.ts', import: /^\.\/sdk\.js$/ };
+const mcpSdkApart = {
+  name: 'mcp-sdk-apart',
+  setup(b) {
+    b.onResolve({ filter: MCP_SDK.import, namespace: 'file' }, (a) => (a.kind === 'dynamic-import' ? { path: `./${MCP_SDK.name}.cjs`, external: true } : undefined));
+  },
+};
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await Promise.all([
@@ -47,7 +57,8 @@ await Promise.all([
     // iconv.ts's createRequire(import.meta.url): the script's own URL, made only when asked
     define: { 'import.meta.url': '__linewise_meta.url' },
     banner: { js: "var __linewise_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};" },
-    plugins: [packagesApart(LAZY, { dynamicOnly: true }), packagesApart(CLI_APART, { dynamicOnly: false }), lazyChildProcess],
+    plugins: [packagesApart(LAZY, { dynamicOnly: true }), packagesApart(CLI_APART, { dynamicOnly: false }), mcpSdkApart, lazyChildProcess],
   }),
   ...[...LAZY, ...CLI_APART].map((name) => build({ ...common, format: 'cjs', entryPoints: { [fileName(name)]: name }, outdir: 'dist', outExtension: { '.js': '.cjs' } })),
+  build({ ...common, format: 'cjs', entryPoints: { [MCP_SDK.name]: MCP_SDK.entry }, outdir: 'dist', outExtension: { '.js': '.cjs' } }),
 ]);

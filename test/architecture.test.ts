@@ -107,6 +107,24 @@ describe('architecture', () => {
     }
   });
 
+  it('the MCP server imports no command and no CLI, and only the subcommand dispatch loads it, with import()', () => {
+    for (const f of inLayer('mcp')) {
+      for (const i of imports(f).filter(relative)) expect(['cli', 'commands'], `${f} imports ${i.spec}`).not.toContain(i.target);
+    }
+    const importers = ALL.filter((f) => layer(f) !== 'mcp').flatMap((f) => imports(f).filter((i) => relative(i) && i.target === 'mcp').map((i) => ({ f, i })));
+    expect(importers.map(({ f, i }) => `${f} ${i.spec}`)).toEqual(['cli/program.ts ../mcp/server.js']);
+    expect(code('cli/program.ts')).toContain("await import('../mcp/server.js')");
+    // The SDK is reached through one module, which the server loads with import() (its own chunk).
+    for (const f of ALL.filter((x) => x !== 'mcp/sdk.ts')) {
+      for (const i of imports(f)) expect(i.spec.startsWith('@modelcontextprotocol/'), `${f} imports ${i.spec}`).toBe(false);
+    }
+    expect(imports('mcp/sdk.ts').every((i) => i.spec.startsWith('@modelcontextprotocol/sdk/'))).toBe(true);
+    expect(code('mcp/server.ts')).toContain("await import('./sdk.js')");
+    for (const f of inLayer('mcp')) {
+      for (const i of imports(f).filter((x) => x.spec === './sdk.js' && !code(f).includes("import('./sdk.js')"))) expect(i.typeOnly, `${f} imports the SDK statically`).toBe(true);
+    }
+  });
+
   it('only the CLI imports commander and chalk', () => {
     for (const f of ALL) {
       if (layer(f) === 'cli') continue;

@@ -75,4 +75,17 @@ describe('the bundle (npm run build)', () => {
       expect(loaded, args.join(' ')).not.toContain('regexpp.cjs');
     }
   });
+
+  it('loads the MCP SDK only for `linewise mcp`, from a file of its own, never for readlines, page or grep', () => {
+    // The server itself (src/mcp) is part of the CLI's script, imported with import() by the mcp
+    // action: its module runs only then (esbuild's lazy initialisation within a script).
+    const all = readdirSync(DIST).filter((f) => /\.c?js$/.test(f));
+    expect(all.filter((f) => read(f).includes('notifications/roots/list_changed'))).toEqual(['mcp-sdk.cjs']);
+    expect(all.filter((f) => read(f).includes('The loop: grep to find'))).toEqual(['cli.cjs']);
+    // The server ends when its standard input does: here at once, having loaded the SDK.
+    expect(loadedBy(['mcp']).sort()).toEqual(['cli.cjs', 'mcp-sdk.cjs']);
+    for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt'], ['grep', 'alpha', 'crlf.txt'], ['grep', '-r', 'alpha', '.']]) {
+      expect(loadedBy(args), args.join(' ')).not.toContain('mcp-sdk.cjs');
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Exit } from '../src/core/errors.js';
 import { run } from './helpers.js';
 
-const COMMANDS = ['readlines', 'page', 'replace', 'grep', 'encodings'];
+const COMMANDS = ['readlines', 'page', 'replace', 'grep', 'mcp', 'encodings'];
 
 /** The flags of the Options section: [short or undefined, long]. */
 function options(help: string): [string | undefined, string][] {
@@ -32,7 +32,7 @@ describe('help', () => {
       const ex = examples(help);
       expect(ex.length).toBeGreaterThanOrEqual(3);
       expect(ex.every((l) => /\$ (\S+ [|] )?.*linewise /.test(l))).toBe(true);
-      if (cmd !== 'encodings') expect(options(help).length).toBeGreaterThanOrEqual(4);
+      if (cmd !== 'encodings') expect(options(help).length).toBeGreaterThanOrEqual(cmd === 'mcp' ? 3 : 4);
       for (const [short, long] of options(help)) {
         expect(uses(ex, long) || (short !== undefined && uses(ex, short)), `${cmd}: no example uses ${short ?? ''} ${long}`).toBe(true);
       }
@@ -64,6 +64,6 @@ describe('help', () => {
     const r = await run(['help', 'nosuchcommand']);
     expect(r.status).toBe(Exit.usage);
     expect(r.stdout.toString()).toBe('');
-    expect(r.stderr).toBe("linewise: unknown command 'nosuchcommand'; the commands are readlines, page, replace, grep, encodings (see linewise --help)\n");
+    expect(r.stderr).toBe("linewise: unknown command 'nosuchcommand'; the commands are readlines, page, replace, grep, mcp, encodings (see linewise --help)\n");
   });
 });

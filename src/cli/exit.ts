@@ -5,6 +5,7 @@
 import { CommanderError } from 'commander';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { Interrupted } from '../io/checkpoint.js';
+import { foreignOptionReason } from './foreign-options.js';
 import type { Output } from '../io/output.js';
 import { type Io, OutputClosed } from '../io/streams.js';
 
@@ -60,6 +61,9 @@ export function exitStatus(
 export function usageMessage(message: string, argv: readonly string[] = []): string {
   const negative = /unknown option '(-\d+)'/.exec(message);
   if (negative) return `line numbers and counts are never negative: ${negative[1]}`;
+  const unknown = /^(?:error: )?unknown option '([^']+)'/.exec(message.trim());
+  const reason = unknown ? foreignOptionReason(argv.find((a) => SUBCOMMANDS.has(a)), unknown[1]!) : undefined;
+  if (reason !== undefined) return `unknown option '${unknown![1]}': ${reason}`;
   const excess = /^too many arguments for 'page'/.test(message) ? pageExtra(argv) : undefined;
   if (excess !== undefined) {
     const [file, n] = excess;
@@ -73,6 +77,9 @@ export function usageMessage(message: string, argv: readonly string[] = []): str
     .map((l) => l.replace(/^\(Did you mean (.*)\)$/, '(did you mean $1)'))
     .join(' ');
 }
+
+/** The subcommands, to find which one an argument list runs. */
+const SUBCOMMANDS = new Set(['readlines', 'page', 'grep', 'replace', 'encodings', 'mcp']);
 
 /** The options of page that take a value, so their values are not taken for arguments. */
 const PAGE_VALUES = new Set(['--offset', '--limit', '--last', '--max-bytes', '--count-bytes', '--encoding', '--color']);

@@ -60,7 +60,7 @@ Examples:
   $ linewise replace app.ts 3 5 --from new-body.txt      new text from a file
   $ linewise readlines app.ts 10 12 > rows; $EDITOR rows; linewise replace app.ts --rows rows
   $ linewise grep -F oldName src --replace newName | linewise replace --rows -
-  $ linewise grep -0 -H -F old src | sed 's/old/new/' | linewise replace --rows - -0   paths end in NUL (--null)
+  $ linewise grep -0 -H -F old src --replace new | linewise replace --rows - -0   paths end in NUL (--null)
   $ linewise replace app.ts 12 --text 'x = 3' --dry-run  print a unified diff, write nothing
   $ linewise replace app.ts 12 --text 'x = 3' --json     a record per file: what changed
   $ linewise replace blob.dat 2 --text 'v2' -a           a file with NUL bytes (--binary)
@@ -84,10 +84,11 @@ A receipt (--receipt): each edited region as it now is, then how the numbering m
 feed back into --rows as they are:
   $ linewise replace app.ts --old 'x = 1' --new 'x = 2' --receipt
   [Edited app.ts: line 12 -> 12; no other line moved.]
+  $ linewise replace app.ts 12 --text 'x = 3' --receipt --anchor > rows   rows "12#HASH<TAB>...": guarded
 
 Anchored rows carry their own guard: "12#9f86d081<TAB>text" is applied only if line 12 still has
 that hash (the first 8 hex digits of the SHA-256 of its text); else nothing is written, exit 3:
-  $ linewise grep --anchor -F oldName src | sed 's/oldName/newName/' | linewise replace --rows -
+  $ linewise grep --anchor -F oldName src --replace newName | linewise replace --rows -
 
 The stale-edit guard (--expect): pass the rows as they were read; if any of those lines changed
 since, nothing is written, the current lines are printed, and the status is 3:
@@ -130,10 +131,11 @@ Examples:
   $ linewise grep -a magic data.bin         search a file with NUL bytes as text (--text)
   $ linewise grep --hidden --no-ignore -L KEY .   hidden and ignored files too, following links
   $ linewise grep -R KEY .                  recursive, following links (= -L)
+  $ linewise grep -rn TODO                  -r and no PATH: the current directory, never stdin (grep's rule)
   $ linewise grep 'café' legacy.txt --encoding latin1   matched and printed as UTF-8
   $ linewise grep '(a+)+$' big.txt --timeout 2 --color never
   $ linewise grep --anchor -w TODO src      rows "<path><TAB>N#HASH<TAB><line>" for a guarded replace --rows
-  $ linewise grep --colour always TODO src | less -R   (--color=always works too)
+  $ linewise grep --colour always TODO src   (or --color=always); a piped row is never colored
 
 Budgets, for an agent's context:
   $ linewise grep TODO src --max-rows 100 --max-bytes 20000 --count-bytes 1000000
@@ -149,6 +151,18 @@ printed quoted as git quotes it ("a\\t3"); replace --rows reads it back. Under -
 Exit status: 0 a line was selected, 1 none, 2 an error (rows found before it are printed; -q
 with a match: 0). A binary file named on the command line is skipped with a note on stderr:
   linewise: data.bin: binary file (it has a NUL byte), not searched; use -a/--text to search it`,
+  mcp: `
+Examples:
+  $ linewise mcp                            serve the client's roots (or the current directory)
+  $ linewise mcp --root .                   serve this directory; relative paths start here
+  $ linewise mcp --root src --root docs     two roots: paths from src/, absolute ones in either
+  $ linewise mcp --root . --read-only       read_lines, page and grep only
+  $ linewise mcp --root . --cache-mib 16    keep at most 16 MiB of file contents between searches
+  $ npx @modelcontextprotocol/inspector-cli --cli linewise mcp --root . --method tools/list
+
+A client starts it from its configuration, e.g. {"mcpServers":{"linewise":{"command":"linewise","args":["mcp","--root","."]}}}.
+The tools' results are the rows, footers and messages of readlines, page, grep and replace;
+a refused call (a stale edit, a path outside the roots) is a result with isError, in one line.`,
   encodings: `
 Examples:
   $ linewise encodings                      every name, a tab, then its aliases

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../commands/context.js';
 import { Exit, type ExitCode } from '../core/errors.js';
-import { quotePath } from '../core/path-names.js';
+import { messageLine } from '../format/printing.js';
 import { Output } from '../io/output.js';
 import { type Io, OutputClosed, processIo } from '../io/streams.js';
 import { type ColorMode, styles } from './color.js';
@@ -20,7 +20,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
   const out = new Output(io.stdout);
   const errLine = (message: string, path?: string) => {
     try {
-      io.stderr.write(Buffer.from(`linewise: ${path === undefined ? '' : `${quotePath(path)}: `}${message}\n`));
+      io.stderr.write(Buffer.from(`${messageLine(message, path)}\n`));
     } catch (e) {
       if (!(e instanceof OutputClosed)) throw e; // nobody reads stderr: the status still tells
     }

@@ -125,6 +125,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('-0, --null', 'the rows carry paths ended by a NUL byte, as grep -0 prints them')
     .option('--relocate', 'with --expect or anchored --rows: when the lines read moved, unchanged, as one block found once, edit them there')
     .option('--receipt', 'after the write, print each edited region as it now is (rows, 2 lines of context) and how the numbering moved')
+    .option('--anchor', 'the rows of a receipt, and the current lines of a stale edit, are anchored "<n>#<hash><TAB><line>", so the next edit from them is guarded')
     .addOption(new Option('--eol <mode>', 'line endings of the new text: auto, keep, lf, crlf').choices(EOL_MODES).default('auto'))
     .option('--dry-run', 'print a unified diff; write nothing')
     .option('--json', 'JSON Lines: a record per file with what changed, then a summary')
@@ -180,8 +181,8 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('--exclude <glob>', 'as grep: skip files whose name matches GLOB (= -g "!GLOB")', collect)
     .option('--exclude-dir <glob>', 'as grep: skip directories whose name matches GLOB', collect)
     .option('-L, --follow', 'follow symbolic links in directory walks (as rg -L)')
-    .option('-r, --recursive', 'accepted for grep habits: directories are always searched recursively')
-    .option('-R, --dereference-recursive', 'as grep -R: recursive, following symbolic links (= -L)')
+    .option('-r, --recursive', 'as grep -r: with no PATH, search the current directory even when standard input is a pipe (directories are always searched recursively)')
+    .option('-R, --dereference-recursive', 'as grep -R: -r, following symbolic links (= -L)')
     .option('-s, --no-messages', 'do not report inputs that cannot be read (the status still says 2)')
     .option('--max-rows <n>', 'print at most N rows across all files; a footer then says how to go on', count('--max-rows', 1))
     .option('--max-bytes <b>', 'print at most B bytes of rows; a first row longer than that is shown cut (default: no cap)', count('--max-bytes'))
@@ -200,6 +201,24 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
   // -H and -h: the last one given wins, as in grep and rg.
   grep.on('option:with-filename', () => grep.setOptionValue('filename', true));
   grep.on('option:no-filename', () => grep.setOptionValue('withFilename', false));
+
+  program
+    .command('mcp')
+    .summary('serve read_lines, page, grep and the replace tools to agents over MCP (stdio)')
+    .description(
+      'Run a Model Context Protocol server on standard input and output (for Claude, Cursor, VS Code and other MCP clients) with the tools read_lines, page, grep, replace_lines, replace_rows and replace_text. Their results are the rows, footers and messages of the commands here. No path outside the roots (after resolving symbolic links) is read or written. Ends when the client closes standard input.',
+    )
+    .option('--root <dir>', "a directory the tools may read and write (repeatable; relative paths start at the first; default: the client's roots when it offers them, else the current directory)", collect)
+    .option('--read-only', 'offer only read_lines, page and grep: no tool writes')
+    .option('--cache-mib <n>', 'the most file contents kept in memory between searches, in MiB (0: none; files are always checked for changes first)', count('--cache-mib'), 64)
+    .addHelpText('after', EXAMPLES.mcp)
+    .action(async (o: { root?: string[]; readOnly?: boolean; cacheMib: number }) => {
+      const ctx = await runner.context('never');
+      // The server and the MCP SDK load only here: no other command's start-up pays for them.
+      const { serve } = await import('../mcp/server.js');
+      const settings = { roots: o.root ?? [], readOnly: o.readOnly === true, cacheMib: o.cacheMib, cwd: ctx.io.cwd, version: VERSION, log: (m: string) => ctx.warn(m) };
+      runner.status(await runner.writing((signal) => serve({ ...settings, ...(signal ? { signal } : {}) })));
+    });
 
   program
     .command('encodings')

@@ -1,16 +1,13 @@
 // `grep PATTERN [PATH...]`: the patterns (argv, -e, -f) and paths (argv, or standard input, or
-// the current directory) from argv, the search through the engine, and a reporter that prints
-// rows, -o parts, counts, names or JSON on stdout, problems on stderr, and the budget's footer.
+// the current directory) from argv, the search through the engine, and the printing reporter
+// (format/grep-report.ts) for rows, -o parts, counts, names or JSON on stdout, problems on stderr.
 
-import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
+import { type ExitCode, LinewiseError } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
-import type { MatchSink } from '../core/searcher.js';
 import { bodyOf } from '../core/terminators.js';
 import { anchorOf } from '../engine/results.js';
-import { type GrepCutOff, type GrepReport, type GrepReporter, type GrepSetup, grepTo } from '../engine/search.js';
-import { grepFooter } from '../format/footer.js';
-import { JsonGrep } from '../format/grep-json.js';
-import { printCount, printPath, TextGrep, type GrepPrinterOptions } from '../format/grep-rows.js';
+import { type GrepReport, grepTo } from '../engine/search.js';
+import { PrintingGrepReporter } from '../format/grep-report.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { Context } from './context.js';
 
@@ -48,6 +45,8 @@ export interface GrepArgs {
   excludeDir?: string[];
   follow?: boolean;
   dereferenceRecursive?: boolean;
+  /** grep's -r: with no PATH, the current directory, whatever standard input is */
+  recursive?: boolean;
   /** false under -s/--no-messages */
   messages?: boolean;
   maxRows?: number;
@@ -67,7 +66,7 @@ const NEVER = '(?!)';
 
 export async function grep(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): Promise<ExitCode> {
   const { patterns, paths, never } = patternsAndPaths(ctx, first, rest, o);
-  const reporter = new CliReporter(ctx, o, report(o));
+  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.messages === false, ...(o.anchor ? { anchor: anchorOf } : {}) });
   const summary = await grepTo(reporter, patterns, paths, {
     ignoreCase: o.ignoreCase,
     fixedStrings: o.fixedStrings && !never,
@@ -112,7 +111,9 @@ function report(o: GrepArgs): GrepReport {
 
 /**
  * With -e or -f, every positional argument is a path. No path: standard input when it holds data
- * (a pipe or a file, as rg decides), unless -f already read it; else the current directory.
+ * (a pipe or a file, as rg decides), unless -f already read it or -r/-R asks for a tree (grep's
+ * rule: `grep -r x` searches `.`, so a harness that leaves a stdin pipe open never hangs it); else
+ * the current directory.
  */
 function patternsAndPaths(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): { patterns: string[]; paths: string[]; never: boolean } {
   const files = o.file ?? [];
@@ -122,98 +123,12 @@ function patternsAndPaths(ctx: Context, first: string | undefined, rest: string[
   if (first === undefined && !byOption) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
   const never = byOption && patterns.length === 0;
   if (never) patterns = [NEVER];
-  if (paths.length === 0 && ctx.io.stdinReadable === true && !files.includes('-')) paths = ['-'];
+  const tree = o.recursive === true || o.dereferenceRecursive === true;
+  if (paths.length === 0 && ctx.io.stdinReadable === true && !files.includes('-') && !tree) paths = ['-'];
   return { patterns, paths, never };
 }
 
 /** The patterns of a -f file: one a line, without its terminator; an empty line matches every line. */
 function patternLines(ctx: Context, file: string): string[] {
   return splitLines(readOptionInput(ctx.io, file, '--file')).map((l) => bodyOf(l).toString('utf8'));
-}
-
-/** The CLI's reporter: rows, parts, counts, names or JSON on stdout, problems on stderr. */
-class CliReporter implements GrepReporter {
-  private text: TextGrep | undefined;
-  private json: JsonGrep | undefined;
-  private printer!: GrepPrinterOptions;
-
-  constructor(
-    private readonly ctx: Context,
-    private readonly o: GrepArgs,
-    private readonly mode: GrepReport,
-  ) {}
-
-  begin({ withPath, ranges }: GrepSetup): void {
-    const anchor = this.o.anchor ? anchorOf : undefined;
-    this.printer = { withPath, nul: this.o.null === true, rowStyle: this.ctx.rowStyle, noteStyle: this.ctx.noteStyle, ranges, ...(anchor ? { anchor } : {}) };
-    if (this.o.json) this.json = new JsonGrep(this.ctx.out, ranges, anchor);
-    else if (this.mode === 'lines') this.text = new TextGrep(this.ctx.out, this.printer);
-  }
-
-  match(line: number, buf: Buffer, start: number, end: number): void {
-    (this.json ?? this.text)?.match(line, buf, start, end);
-  }
-
-  context(line: number, buf: Buffer, start: number, end: number): void {
-    (this.json ?? this.text)?.context(line, buf, start, end);
-  }
-
-  gap(): void {
-    this.text?.gap();
-  }
-
-  part(line: number, column: number, buf: Buffer, start: number, end: number): void {
-    this.text?.part(line, column, buf, start, end);
-  }
-
-  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number): void {
-    this.text?.cutRow(line, buf, start, end, column);
-    this.json?.cutRow(kind, line, buf, start, end, length);
-  }
-
-  fileRow(display: string, selected: number): void {
-    if (this.mode === 'counts' || this.mode === 'matching-counts') printCount(this.ctx.out, this.printer, display, selected);
-    else printPath(this.ctx.out, this.printer, display);
-  }
-
-  file(display: string): void {
-    this.text?.file(display);
-    this.json?.file(display);
-  }
-
-  endFile(): void {
-    this.json?.endFile();
-  }
-
-  error(e: LinewiseError, display: string | undefined): void {
-    this.ctx.failed(Exit.usage);
-    // -s hides the inputs that could not be read, never a search stopped by its deadline
-    if (this.o.messages === false && e.code !== 'timeout') return;
-    this.ctx.out.flush();
-    this.ctx.warn(e.message, display);
-  }
-
-  note(message: string, display: string | undefined): void {
-    if (this.o.messages === false) return;
-    this.ctx.out.flush();
-    this.ctx.warn(message, display);
-  }
-
-  flush(): void {
-    this.ctx.out.flush();
-  }
-
-  finish(errors: number, cutOff: GrepCutOff | undefined): void {
-    if (this.json) {
-      this.json.summary(errors, cutOff);
-      return;
-    }
-    if (cutOff === undefined) return;
-    const footer = grepFooter({ ...cutOff, fileRows: this.mode !== 'lines' });
-    // Under -0 stdout is a NUL-separated list for xargs -0 and the like: the footer goes to stderr.
-    if (this.o.null) {
-      this.ctx.out.flush();
-      this.ctx.warn(footer);
-    } else this.ctx.out.text(`\n${this.ctx.noteStyle.note(footer)}\n`);
-  }
 }

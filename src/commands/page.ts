@@ -4,8 +4,8 @@
 import { Exit, type ExitCode } from '../core/errors.js';
 import { pageTo } from '../engine/read.js';
 import { anchorOf } from '../engine/results.js';
-import { pageFooter } from '../format/footer.js';
-import { JsonRows, inputFields, writeRecord } from '../format/json.js';
+import { JsonRows, writeRecord } from '../format/json.js';
+import { pageFooterOf, pageRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
 import type { Context, ReaderOptions } from './context.js';
 
@@ -32,29 +32,10 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
     stdin: ctx.io.stdin,
   });
   for (const note of r.notes) ctx.warn(note, r.path);
-  if (args.json) {
-    writeRecord(ctx.out, {
-      type: 'summary',
-      path: r.path,
-      offset: r.offset,
-      lines: r.shown,
-      first: r.shown > 0 ? r.first : null,
-      last: r.shown > 0 ? r.first + r.shown - 1 : null,
-      total: r.total ?? null,
-      remaining: r.total === undefined ? null : r.total - r.first + 1 - r.shown,
-      next_offset: r.nextOffset ?? null,
-      cut: r.cut ?? null,
-      ...(r.dropped !== undefined ? { dropped: r.dropped } : {}),
-      ...inputFields(r),
-    });
-    return Exit.ok;
+  if (args.json) writeRecord(ctx.out, pageRecord(r));
+  else {
+    const footer = pageFooterOf(r, args.encoding);
+    if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
-  // The footer's "read it whole" command must decode as this page did.
-  const readAgain = args.encoding !== undefined && r.encoding !== undefined ? ['--encoding', args.encoding] : [];
-  const footer =
-    r.shown > 0
-      ? pageFooter({ first: r.first, shown: r.shown, total: r.total, dropped: r.dropped, path: r.path, options: readAgain, ...(r.cut ? { cut: { ...r.cut, path: r.path, options: readAgain } } : {}) })
-      : undefined;
-  if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   return Exit.ok;
 }

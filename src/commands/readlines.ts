@@ -5,8 +5,8 @@ import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { readLinesTo } from '../engine/read.js';
 import { anchorOf } from '../engine/results.js';
-import { readlinesFooter } from '../format/footer.js';
-import { JsonRows, inputFields, writeRecord } from '../format/json.js';
+import { JsonRows, writeRecord } from '../format/json.js';
+import { readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
 import type { Context, ReaderOptions } from './context.js';
 
@@ -21,16 +21,10 @@ export function readlines(ctx: Context, file: string, startArg: string, endArg: 
   const sink = opts.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor);
   const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, maxBytes: opts.maxBytes, cwd: ctx.io.cwd, stdin: ctx.io.stdin });
   for (const note of r.notes) ctx.warn(note, r.path);
-  if (opts.json) {
-    const more = r.next === undefined ? {} : { next_start: r.next, left: r.left ?? null };
-    writeRecord(ctx.out, { type: 'summary', path: r.path, start, end: start + r.shown - 1, lines: r.shown, ...more, cut: r.cut ?? null, ...inputFields(r) });
-    return Exit.ok;
-  }
-  if (r.next !== undefined || r.cut !== undefined) {
-    // The commands in the footer decode as this read did.
-    const again = opts.encoding !== undefined && r.encoding !== undefined ? ['--encoding', opts.encoding] : [];
-    const footer = readlinesFooter({ path: r.path, first: start, shown: r.shown, end, next: r.next, left: r.left, maxBytes: opts.maxBytes ?? 0, cut: r.cut, options: again });
-    ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
+  if (opts.json) writeRecord(ctx.out, readlinesRecord(r));
+  else {
+    const footer = readlinesFooterOf(r, end, opts.maxBytes, opts.encoding);
+    if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
   return Exit.ok;
 }

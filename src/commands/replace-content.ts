@@ -46,7 +46,7 @@ export async function editsOrText(ctx: Context, file: string, o: ReplaceArgs, op
     return applyEdits(file, edits, options);
   }
   const old = once(o.old, o.oldFrom, '--old', (f) => readOptionInput(ctx.io, f, '--old-from'));
-  const replacement = once(o.new, o.newFrom, '--new', (f) => readOptionInput(ctx.io, f, '--new-from'));
+  const replacement = once(o.new, o.newFrom, '--new', (f) => newTextInput(ctx, f, '--new-from', "to delete the old text, --new ''"));
   if (replacement === undefined) throw usage("--old needs the new text: --new TEXT or --new-from FILE (--new '' deletes the old text)");
   return replaceText(file, { old: old!, new: replacement, all: o.all === true }, options);
 }
@@ -56,6 +56,20 @@ function once(inline: string | undefined, from: string | undefined, flag: string
   if (inline !== undefined && from !== undefined) throw usage(`give ${flag} or ${flag}-from, not both`);
   if (inline !== undefined) return Buffer.from(inline, 'utf8');
   return from === undefined ? undefined : read(from);
+}
+
+/**
+ * New text read from an option input (`--from`, `--new-from`). Standard input that holds nothing
+ * (`</dev/null`, the stdin CI jobs and agent harnesses give, or a command that printed nothing)
+ * is refused, never taken for empty text: deleting is said (`--delete`, `--text ''`, `--new ''`),
+ * which `empty` names.
+ */
+export function newTextInput(ctx: Context, source: string, what: string, empty: string): Buffer {
+  const text = readOptionInput(ctx.io, source, what);
+  if (source === '-' && text.length === 0) {
+    throw usage(`standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; ${empty})`);
+  }
+  return text;
 }
 
 function usage(message: string): LinewiseError {

@@ -6,12 +6,11 @@
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseRows } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
-import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type ReplaceResult, TextNotFoundError } from '../engine/edit.js';
+import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type ReplaceResult } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
 import { anchorOf } from '../engine/results.js';
-import { StaleEditError } from '../engine/stale.js';
-import { printEditRecords, printNear, printReceipts, printStale } from '../format/edit-report.js';
-import { contentMode, editsOrText, stdinUsers } from './replace-content.js';
+import { printEditOutcome, printEditRefusal } from '../format/edit-report.js';
+import { contentMode, editsOrText, newTextInput, stdinUsers } from './replace-content.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { WriteFn } from '../io/temp-file.js';
 import type { Context } from './context.js';
@@ -44,6 +43,8 @@ export interface ReplaceArgs {
   force?: boolean;
   /** after the write, print each edited region as it now is and how the numbering moved */
   receipt?: boolean;
+  /** the receipt's rows, and the current lines of a stale edit, carry anchors (`--anchor`) */
+  anchor?: boolean;
   /** with --expect: follow the lines read when they moved as one block */
   relocate?: boolean;
   eol: EolMode;
@@ -84,18 +85,10 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   try {
     result = await run(ctx, file, startArg, endArg, o, options);
   } catch (e) {
-    if (e instanceof StaleEditError) printStale(ctx.out, e, o.json === true, anchorOf);
-    if (e instanceof TextNotFoundError) printNear(ctx.out, e, o.json === true);
+    printEditRefusal(ctx.out, e, o.json === true, anchorOf, o.anchor === true);
     throw e;
   }
-  for (const f of result.files) if (f.relocated) ctx.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
-  for (const f of result.files) {
-    if (f.alreadyApplied) ctx.warn('already applied: the lines already hold the new text; nothing was written', f.path);
-  }
-  // Under --json the diff is a field of each file's record: the output is JSON Lines only.
-  if (o.dryRun && !o.json) for (const f of result.files) if (f.diff) ctx.out.bytes(f.diff);
-  if (o.json) printEditRecords(ctx.out, result, pathRows(file, o));
-  else if (o.receipt) printReceipts(ctx.out, result, pathRows(file, o), ctx.rowStyle, ctx.noteStyle);
+  printEditOutcome(ctx, result, { json: o.json === true, receipt: o.receipt === true, pathRows: pathRows(file, o), ...(o.anchor ? { anchor: anchorOf } : {}) });
   return Exit.ok;
 }
 
@@ -135,23 +128,17 @@ function usage(message: string): LinewiseError {
 
 /**
  * The new text of a range edit: --text, --from, --delete, or standard input when it is not a
- * terminal. Deleting is always said: standard input that holds nothing (`</dev/null`, the stdin
- * CI jobs and agent harnesses give, or a command that printed nothing) is refused, never taken
- * for empty text, so a forgotten --text cannot delete lines.
+ * terminal. Deleting is always said: empty standard input is refused (see newTextInput), so a
+ * forgotten --text cannot delete lines.
  */
 function newText(ctx: Context, o: ReplaceArgs): Buffer {
   const given = [o.text !== undefined, o.from !== undefined, o.delete === true].filter(Boolean).length;
   if (given > 1) throw usage('give the new text once: --text, --from or --delete');
   if (o.delete) return Buffer.alloc(0);
   if (o.text !== undefined) return Buffer.from(o.text, 'utf8');
-  if (o.from !== undefined && o.from !== '-') return readOptionInput(ctx.io, o.from, '--from');
   // `--from -` may be typed on a terminal; with no option at all a terminal is not asked.
   if (o.from === undefined && ctx.io.stdinIsTTY) {
     throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--delete deletes the lines)');
   }
-  const text = readOptionInput(ctx.io, '-', '--from');
-  if (text.length === 0) {
-    throw usage('standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; to delete the lines, --delete)');
-  }
-  return text;
+  return newTextInput(ctx, o.from ?? '-', '--from', o.create ? "for an empty file, --text ''" : 'to delete the lines, --delete');
 }

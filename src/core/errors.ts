@@ -53,3 +53,12 @@ export function quoted(text: string, max = 60): string {
   const cut = /[\ud800-\udbff]$/.test(text.slice(0, max)) ? max - 1 : max;
   return `${JSON.stringify(text.slice(0, cut))}... (${text.length} characters)`;
 }
+
+/**
+ * A message as the one line it must be: any line break or other control character left in it
+ * (a path or value no site quoted) written as an escape, so nothing it repeats can start a
+ * line of its own on stderr.
+ */
+export function oneLine(message: string): string {
+  return message.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`));
+}

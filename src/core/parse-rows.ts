@@ -3,6 +3,7 @@
 // `replace --rows`; the readers' decorations skipped, anything else refused rather than guessed.
 
 import { LinewiseError } from './errors.js';
+import { MAX_ROWS } from './limits.js';
 import { needsQuoting, pathFromBytes, quoteRowPath, unquotePath } from './path-names.js';
 import { CUT_MARK, NO_NEWLINE_MARK, parseLineField } from './row-fields.js';
 
@@ -47,6 +48,8 @@ export interface Row {
 export interface ParseRowsOptions {
   /** rows as `grep -0` prints them: every row starts with a path ended by a NUL */
   nul?: boolean;
+  /** the most rows taken (default MAX_ROWS); one more is refused */
+  maxRows?: number;
 }
 
 const TAB = 9;
@@ -63,6 +66,7 @@ const QUOTE = 0x22;
  */
 export function parseRows(input: Buffer, source: string, options: ParseRowsOptions = {}): Row[] {
   const nul = options.nul === true;
+  const maxRows = options.maxRows ?? MAX_ROWS;
   if (input.includes(CR) && !input.includes(LF)) {
     throw rowError(source, 1, 'the rows end in lone carriage returns (no line feed anywhere), which cannot be told from a "\\r" inside a line; convert them to "\\n" endings');
   }
@@ -99,6 +103,8 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
       continue;
     }
     const parsed = nul ? nulRow(input, at, source, rowNumber) : { row: textRow(input.subarray(at, end), source, rowNumber), end };
+    // An empty --null path is a row only when the lines skipped before it may start its path.
+    if (nul && parsed.row.path === '' && skipped.length === 0) throw rowError(source, rowNumber, EMPTY_PATH);
     if (skipped.length > 0) {
       // The lines skipped could be the first lines of this row's path (a path may hold "\n" here).
       const { row } = parsed;
@@ -113,12 +119,18 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
       }));
     }
     skipped = [];
+    if (rows.length === maxRows) {
+      throw new LinewiseError('too-large', `more than ${maxRows.toLocaleString('en-US')} rows, more than one call holds; split the rows into several calls (each call is all or nothing)`, source);
+    }
     rows.push(parsed.row);
     last = parsed.row;
     at = parsed.end;
   }
   return rows;
 }
+
+/** No file has the empty name: such a row would otherwise name the current directory. */
+export const EMPTY_PATH = 'the path is empty: a row names a file before its line number';
 
 function rowError(source: string, rowNumber: number, what: string): LinewiseError {
   return new LinewiseError('bad-row', `row ${rowNumber}: ${what}`, source);
@@ -192,6 +204,7 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
     const q = unquotePath(row, 0);
     if ('bad' in q) throw bad(q.bad);
     if (row[q.end] !== TAB) throw bad('a quoted path must be followed by a tab');
+    if (q.bytes.length === 0) throw bad(EMPTY_PATH);
     return { path: pathFromBytes(q.bytes), ...lineAndText(row, q.end + 1, bad), rowNumber };
   }
   const tab = row.indexOf(TAB);
@@ -208,6 +221,7 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
     if (alt !== undefined) plain.alts = [alt];
     return plain;
   }
+  if (first.length === 0) throw bad(EMPTY_PATH);
   const path = pathFromBytes(first);
   if (needsQuoting(path)) throw bad(`the path ${quoteRowPath(path)} holds characters that rows print quoted: write it so, in double quotes`);
   return { path, ...lineAndText(row, tab + 1, bad), rowNumber };

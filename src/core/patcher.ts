@@ -56,6 +56,11 @@ export interface PatchResult {
   mismatches: Mismatch[];
   /** with `checkDecoding`: rows whose UTF-8 text replaces a line that is not UTF-8 */
   undecoded: Undecoded[];
+  /**
+   * With `checkDecoding`: rows whose text is UTF-8 beyond ASCII for a line that is ASCII, where
+   * nothing in the line tells whether the file is UTF-8 (the caller looks at the whole file).
+   */
+  intoAscii: { line: number; origin: string }[];
   /** old lines kept for a diff (see PatcherOptions.context), by line number */
   kept: Map<number, Buffer>;
 }
@@ -111,6 +116,7 @@ export class Patcher {
   private readonly results: EditResult[] = [];
   private readonly mismatches: Mismatch[] = [];
   private readonly undecoded: Undecoded[] = [];
+  private readonly intoAscii: { line: number; origin: string }[] = [];
   private readonly kept = new Map<number, Buffer>();
 
   /** the line whose pieces arrive now (1-based) */
@@ -229,7 +235,11 @@ export class Patcher {
       const x = this.expect.get(n);
       if (x && !expectationHolds(x, whole, this.opts.anchorOf)) this.mismatches.push({ line: n, origin: x.origin, current: whole });
       const suspect = this.suspectRow(n);
-      if (suspect && !isUtf8(bodyOf(whole))) this.undecoded.push({ line: n, origin: this.active!.edit.origin, current: whole, text: suspect });
+      if (suspect) {
+        const body = bodyOf(whole);
+        if (!isUtf8(body)) this.undecoded.push({ line: n, origin: this.active!.edit.origin, current: whole, text: suspect });
+        else if (!body.some((c) => c >= 0x80)) this.intoAscii.push({ line: n, origin: this.active!.edit.origin });
+      }
       if (this.context > 0) this.kept.set(n, whole);
       this.gathering = false;
     }
@@ -386,6 +396,7 @@ export class Patcher {
       edits: this.results,
       mismatches: this.mismatches,
       undecoded: this.undecoded,
+      intoAscii: this.intoAscii,
       kept: this.kept,
     };
   }

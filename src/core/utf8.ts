@@ -53,3 +53,31 @@ export function byteOffsets(buf: Uint8Array, start: number, end: number, indices
   }
   return out;
 }
+
+/** The length of the UTF-8 sequence lead byte `b` starts (2 to 4), 1 for ASCII, 0 for a byte no sequence starts with. */
+function sequenceLength(b: number): number {
+  return b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+}
+
+/** The index of the first byte of `buf[start, end)` that is not part of valid UTF-8 (a sequence cut by `end` included), or -1. */
+export function firstInvalidUtf8(buf: Uint8Array, start: number, end: number): number {
+  for (let i = start; i < end; ) {
+    const len = sequenceLength(buf[i]!);
+    if (len === 0 || (len > 1 && step(buf, i, end).bytes !== len)) return i;
+    i += len;
+  }
+  return -1;
+}
+
+/**
+ * Where a chunk of a stream can be cut without splitting a UTF-8 sequence: before a sequence its
+ * last bytes start but do not finish (the rest comes with the next chunk), else at `end`.
+ */
+export function utf8CutPoint(buf: Uint8Array, end: number): number {
+  for (let i = end - 1; i >= Math.max(0, end - 3); i--) {
+    const b = buf[i]!;
+    if (b < 0x80) return end;
+    if (b >= 0xc0) return i + sequenceLength(b) > end ? i : end;
+  }
+  return end;
+}

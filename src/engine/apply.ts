@@ -129,8 +129,8 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
     source,
     signal: v.optionalSignal(o.signal),
     context: dryRun ? 3 : receipt ? RECEIPT_CONTEXT : 0,
-    ...(o.staleShown !== undefined ? { staleShown: o.staleShown } : {}),
-    ...(o.writeFn !== undefined ? { writeFn: o.writeFn } : {}),
+    ...(o.staleShown !== undefined ? { staleShown: v.string(o.staleShown, 'staleShown') } : {}),
+    ...(o.writeFn !== undefined ? { writeFn: v.optionalFunction<WriteFn>(o.writeFn, 'writeFn')! } : {}),
   };
   let prepared: Prepared[];
   let moved = new Map<FilePlan, Relocation>();

@@ -7,6 +7,7 @@ import type { EolMode } from '../core/eol.js';
 import { EOL_MODES } from '../core/eol.js';
 import { LinewiseError } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
+import { fsPath } from '../core/path-names.js';
 import type { PatchResult } from '../core/patcher.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
@@ -63,7 +64,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const exists = taken(real);
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
   const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
-  const old = target && dryRun ? fs.readFileSync(target.real) : undefined;
+  const old = target && dryRun ? fs.readFileSync(fsPath(target.real)) : undefined;
   const signal = v.optionalSignal(o.signal);
   if (!dryRun) {
     await checkpoint(signal);
@@ -88,6 +89,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
     edits: [],
     mismatches: [],
     undecoded: [],
+    intoAscii: [],
     kept: new Map(oldLines.map((l, i) => [i + 1, l])),
   };
   const edit = { start: 1, end: exists ? oldLines.length : 0, lines: [], origin: 'create' };

@@ -3,7 +3,8 @@
 // mistake (exit 2) before the edit could transcode lines or be taken for a stale one (exit 3).
 //
 // The rule, without decoding: a row whose text is UTF-8 beyond ASCII, replacing a line that is
-// not valid UTF-8, came through a decoding; and an expected line (`--expect`, an anchor) that the
+// not valid UTF-8 (or an ASCII line of a file that is not valid UTF-8), came through a decoding;
+// and an expected line (`--expect`, an anchor) that the
 // current line fails to match but matches once decoded in some common encoding is that mistake,
 // not a change. With a decoding: expected rows that are not valid UTF-8 were read without it.
 
@@ -78,6 +79,18 @@ function explainedMismatch(m: Mismatch, expect: readonly Expectation[]): Linewis
     }
   }
   return undefined;
+}
+
+/**
+ * A row whose UTF-8 text (beyond ASCII) replaces an ASCII line of a file that is not valid UTF-8
+ * (its first such byte at `invalidAt`): the line cannot tell, the file does. Writing it would
+ * leave the file half in UTF-8, the mistake the rule is for; on purpose, a range edit does it.
+ */
+export function intoAsciiProblem(result: PatchResult, invalidAt: number): LinewiseError {
+  const { line, origin } = result.intoAscii[0]!;
+  return problem(
+    `${origin}: the row brings UTF-8 text into line ${line}, but the file is not valid UTF-8 (at byte ${invalidAt}): the rows were read decoded (--encoding); run replace with the --encoding the rows were read with (for example --encoding latin1), or, to write UTF-8 there on purpose, replace the line as a range (replace FILE ${line} --text ...)`,
+  );
 }
 
 function problem(message: string): LinewiseError {

@@ -124,7 +124,7 @@ export async function applyEdits(path: string, edits: readonly (RangeEdit | Text
     else ranges.push({ ...rangeSpec(e as RangeEdit, what), ...(edits.length === 1 ? {} : { origin: `edit ${i + 1}` }) });
   });
   const source = inputSource(o);
-  const plans = rangePlan(source.cwd, file, ranges, o.expectRows ?? expectedRows(o.expect), o.expectSource);
+  const plans = rangePlan(source.cwd, file, ranges, expectationsOf(o), v.optionalString(o.expectSource, 'expectSource'));
   if (texts.length > 0) {
     const encoding = v.optionalString(o.encoding, 'encoding');
     if (encoding !== undefined) await loadEncoding(encoding);
@@ -189,8 +189,13 @@ export async function replaceRows(rows: readonly RowEdit[], options: EditRunOpti
 export async function replaceParsedRows(rows: readonly Row[], options: EditRunOptions & { path?: string }): Promise<ReplaceResult> {
   const o = v.options<EditRunOptions & { path?: string }>(options, 'options');
   const source = inputSource(o);
-  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), rows, o.expectRows ?? expectedRows(o.expect), o.expectSource);
+  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), rows, expectationsOf(o), v.optionalString(o.expectSource, 'expectSource'));
   return applyPlans(plans, o);
+}
+
+/** The expected rows: as parsed (`expectRows`, which wins), or made from `expect`. */
+function expectationsOf(o: EditRunOptions): readonly Row[] {
+  return o.expectRows === undefined ? expectedRows(o.expect) : v.parsedRows(o.expectRows, 'expectRows');
 }
 
 /** Expected lines as the rows `--expect` would have parsed. */

@@ -3,6 +3,7 @@
 
 import { LinewiseError } from '../core/errors.js';
 import { canonicalName, encodingNames, isBuiltIn, prepareEncoding } from '../io/encodings/names.js';
+import { string } from './validate.js';
 
 const loaded = new Set<string>();
 
@@ -20,6 +21,7 @@ const loaded = new Set<string>();
  * ```
  */
 export async function loadEncoding(name: string): Promise<void> {
+  string(name, 'encoding');
   await prepareEncoding(name);
   loaded.add(canonicalName(name));
 }

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath } from '../core/path-names.js';
 import { isGlob, loadWalker, type SearchTarget, type WalkOptions, type WalkProblem, type Walker } from '../io/walk.js';
 
 /** One entry of the work list: a file or "-", or a problem to report in its turn. */
@@ -23,7 +24,7 @@ export async function grepInputs(cwd: string, paths: readonly string[], walkOpti
     if (p === '-') return 'file';
     let st: fs.Stats;
     try {
-      st = fs.statSync(path.resolve(cwd, p));
+      st = fs.statSync(fsPath(path.resolve(cwd, p)));
     } catch {
       return isGlob(p) ? 'glob' : 'file'; // a missing file is reported when it is opened
     }

@@ -82,6 +82,11 @@ export interface RowTarget extends MatchSink {
   cutRow?(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number): void;
   /** under -c and -l: the row of one file */
   fileRow?(display: string, selected: number): void;
+  /**
+   * --replace: a selected line shown as `buf` (its matches replaced); `original` is the line as
+   * the file holds it, whose anchor the row must carry, since replace --rows checks the file.
+   */
+  replacedMatch?(line: number, buf: Buffer, start: number, end: number, original: Buffer): void;
 }
 
 export interface OutputOptions {
@@ -180,7 +185,7 @@ export class GrepOutput implements MatchSink {
       if (this.o.onlyMatching) shown = this.parts(line, buf, start, end);
       else if (this.o.template !== undefined) {
         const replaced = replaceLine(this.o.pattern, this.o.template, buf, start, end);
-        shown = this.row('match', line, replaced, 0, replaced.length);
+        shown = this.row('match', line, replaced, 0, replaced.length, buf.subarray(start, end));
       } else shown = this.row('match', line, buf, start, end);
     }
     if (shown) this.shown++;
@@ -198,14 +203,15 @@ export class GrepOutput implements MatchSink {
   }
 
   /** Shows one row of a line if it fits, or as the very first row shows it cut; else stops. */
-  private row(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number): boolean {
+  private row(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, original?: Buffer): boolean {
     const cost = this.prefix + digits(line) + 1 + (end - start);
     const fit = this.fits(1, cost);
     if (fit === 'no') return this.stop();
     if (fit === 'cut') return this.cutRow(kind, line, buf, start, end, cost - (end - start) + '[cut]'.length + 1);
     this.take(cost, line, kind);
-    if (kind === 'match') this.target.match(line, buf, start, end);
-    else this.target.context(line, buf, start, end);
+    if (kind === 'context') this.target.context(line, buf, start, end);
+    else if (original !== undefined && this.target.replacedMatch) this.target.replacedMatch(line, buf, start, end, original);
+    else this.target.match(line, buf, start, end);
     return true;
   }
 

@@ -2,6 +2,7 @@
 // agnostic), a second reads the lines they touch; each becomes a guarded range edit. Not found: the
 // near matches; several: where each starts.
 
+import { isUtf8 } from 'node:buffer';
 import { Exit, LinewiseError, plural } from '../core/errors.js';
 import { normaliseText, type Occurrence, TextFinder } from '../core/find-text.js';
 import { MAX_LINE_BYTES } from '../core/limits.js';
@@ -169,6 +170,7 @@ function holds(lines: ReadonlyMap<number, Buffer>, o: Occurrence, needle: Buffer
 function notFound(real: string, given: string, needle: Buffer, what: string, source: InputSource, textOptions: TextOptions, shown: string): TextNotFoundError {
   const near = new NearFinder(needle.toString('utf8'));
   const t = open(real, given, source, textOptions);
+  let notUtf8 = 0; // the first line that is not UTF-8: a file read as bytes in another encoding
   try {
     let n = 0;
     let gathered: Buffer[] = [];
@@ -178,7 +180,9 @@ function notFound(real: string, given: string, needle: Buffer, what: string, sou
       size += end - start;
       if (!ends) return;
       n++;
-      near.line(n, size <= NEAR_MAX_LINE ? Buffer.concat(gathered) : undefined);
+      const line = size <= NEAR_MAX_LINE ? Buffer.concat(gathered) : undefined;
+      if (notUtf8 === 0 && line !== undefined && !isUtf8(line)) notUtf8 = n;
+      near.line(n, line);
       gathered = [];
       size = 0;
     });
@@ -186,7 +190,14 @@ function notFound(real: string, given: string, needle: Buffer, what: string, sou
     t.input.close();
   }
   const found = near.result();
-  if (found.length === 0) return new TextNotFoundError(`${what} is not in the file; nothing was written: read the lines again and copy the text exactly`, given, [], undefined);
+  if (found.length === 0) {
+    // A non-ASCII text typed in UTF-8 cannot match a latin1 file read as bytes: say what to add.
+    const hint =
+      notUtf8 > 0 && /[^\x00-\x7f]/.test(needle.toString('latin1'))
+        ? `line ${notUtf8} is not UTF-8, so the file is in another encoding: give it (for example --encoding latin1; linewise encodings lists the names)`
+        : 'read the lines again and copy the text exactly';
+    return new TextNotFoundError(`${what} is not in the file; nothing was written: ${hint}`, given, [], undefined);
+  }
   const kind = found[0]!.kind;
   const rows = found.flatMap((m) => m.lines.map((bytes, i) => toLine(given, m.from + i, bytes, 0, bytes.length)));
   const places = found.map((m) => (m.from === m.to ? `line ${m.from}` : `lines ${m.from}-${m.to}`)).join(', ');

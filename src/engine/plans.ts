@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { type Edit, type Expectation, planEdits, rowAnchors, rowEdits, rowExpectations } from '../core/edit-plan.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
-import type { Row } from '../core/parse-rows.js';
-import { hasRawBytes, quotePath, quoteRowPath } from '../core/path-names.js';
+import { EMPTY_PATH, type Row } from '../core/parse-rows.js';
+import { fsPath, quotePath } from '../core/path-names.js';
 import { type EditTarget, resolveTarget } from '../io/edit-target.js';
 
 /** The edits and expectations of one file. */
@@ -51,6 +51,7 @@ export function rangePlan(cwd: string, file: string, ranges: readonly RangeSpec[
   const edits: Edit[] = ranges.map(({ start, end, text, origin }) => ({ start, end, lines: splitLines(text), origin: origin ?? rangeOrigin(start, end) }));
   const pathRows = expectRows.some((r) => r.path !== undefined);
   for (const r of resolveReadings(cwd, target, expectRows, expectSource)) {
+    if (r.path === '') throw new LinewiseError('bad-row', `row ${r.rowNumber}: ${EMPTY_PATH}`, expectSource);
     if (r.path !== undefined && !sameTarget(cwd, r.path, target)) throw rowForOtherFile(r, expectSource, file);
   }
   return [{ given: file, target, edits, expect: rowExpectations(expectRows), pathRows, anchored: expectRows.some((r) => r.anchor !== undefined) }];
@@ -61,25 +62,29 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
   if (rows.length === 0) return []; // e.g. grep found nothing: nothing to do, as with sed
   const plans = new Map<string, FilePlan>();
   const fixed = file === undefined ? undefined : resolveTarget(file, cwd);
+  const targets = new Map<string, EditTarget>();
   const planFor = (row: Row, source: string): FilePlan => {
+    // a --null row whose empty path none of its other readings could fill (parse-rows.ts)
+    if (row.path === '') throw new LinewiseError('bad-row', `row ${row.rowNumber}: ${EMPTY_PATH}`, source);
     if (row.path === undefined && fixed === undefined) {
       throw new LinewiseError('bad-row', `row ${row.rowNumber} has no path: name the file, as in linewise replace FILE --rows`, source);
-    }
-    if (row.path !== undefined && hasRawBytes(row.path)) {
-      throw new LinewiseError('bad-row', `row ${row.rowNumber}: the path ${quoteRowPath(row.path)} is not valid UTF-8, which replace cannot name exactly; rename the file to edit it by rows`, source);
     }
     let target: EditTarget;
     if (fixed !== undefined) {
       if (row.path !== undefined && !sameTarget(cwd, row.path, fixed)) throw rowForOtherFile(row, source, file!);
       target = fixed;
     } else {
-      target = resolveTarget(row.path!, cwd);
+      // once per name, not per row: a million rows of one file are not three million system calls
+      target = targets.get(row.path!) ?? resolveTarget(row.path!, cwd);
+      targets.set(row.path!, target);
     }
-    // Two names of one file (a.txt, ./a.txt, a link to it) are one plan: their edits must not clash.
-    let plan = plans.get(target.real);
+    // Two names of one file (a.txt, ./a.txt, a link to it, the same directory bind-mounted at two
+    // places, where even the real paths differ) are one plan: their edits must not clash.
+    const key = fileKey(target.stat);
+    let plan = plans.get(key);
     if (plan === undefined) {
       plan = { given: fixed ? file! : row.path!, target, edits: [], expect: [], pathRows: row.path !== undefined, anchored: false };
-      plans.set(target.real, plan);
+      plans.set(key, plan);
     }
     return plan;
   };
@@ -107,9 +112,12 @@ export function rowPlans(cwd: string, file: string | undefined, rows: readonly R
   return [...plans.values()];
 }
 
+/** One file whatever its names: its device and inode. */
+const fileKey = (st: { dev: bigint; ino: bigint }) => `${st.dev}:${st.ino}`;
+
 function sameTarget(cwd: string, p: string, target: EditTarget): boolean {
   try {
-    return fs.realpathSync(path.resolve(cwd, p)) === target.real;
+    return fileKey(fs.statSync(fsPath(path.resolve(cwd, p)), { bigint: true })) === fileKey(target.stat);
   } catch {
     return false;
   }
@@ -141,10 +149,10 @@ function resolveReadings(cwd: string, fixed: EditTarget | undefined, rows: reado
 
 /** `p` names a file that could be edited: a regular file (with FILE: FILE itself). */
 function names(cwd: string, p: string, fixed: EditTarget | undefined): boolean {
-  if (p === '' || hasRawBytes(p)) return false; // "" is no file; a name not UTF-8 is refused by name anyway
+  if (p === '') return false; // "" is no file
   if (fixed !== undefined) return sameTarget(cwd, p, fixed);
   try {
-    return fs.statSync(path.resolve(cwd, p)).isFile();
+    return fs.statSync(fsPath(path.resolve(cwd, p))).isFile();
   } catch {
     return false;
   }

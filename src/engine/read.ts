@@ -37,11 +37,16 @@ export interface ReadOptions {
    * its text. A line fed back to {@link replaceRows} with its anchor is edited only if unchanged.
    */
   anchor?: boolean;
+  /**
+   * Where file contents come from when not from the file system: a cache that serves files
+   * unchanged since it read them (device, inode, size and times) from memory. Default: none.
+   */
+  files?: InputSource['files'];
 }
 
 /** Where a read's inputs come from, with the defaults applied. */
-export function inputSource(o: { cwd?: string | undefined; stdin?: ReadFn | undefined }): InputSource {
-  return { cwd: v.optionalString(o.cwd, 'cwd') ?? '.', stdin: o.stdin ?? fdReader(0) };
+export function inputSource(o: { cwd?: string | undefined; stdin?: ReadFn | undefined; files?: InputSource['files'] }): InputSource {
+  return { cwd: v.optionalString(o.cwd, 'cwd') ?? '.', stdin: o.stdin ?? fdReader(0), ...(o.files ? { files: o.files } : {}) };
 }
 
 /** What a read found out about its input, besides the rows. */

@@ -8,6 +8,7 @@ import type { RowSink } from '../core/read-range.js';
 import { ANCHOR_DIGITS } from '../core/row-fields.js';
 import { type Terminator, TERMINATORS, terminatorLength } from '../core/terminators.js';
 import { lineHash } from '../io/line-hash.js';
+import { textBytes } from './validate.js';
 
 export type { Terminator } from '../core/terminators.js';
 export { MAX_LINE_BYTES } from '../core/limits.js';
@@ -39,7 +40,12 @@ export interface Line {
 
 /** The anchor of a line's text (without its terminator), as rows print it. */
 export function anchorOf(text: string | Uint8Array): string {
-  return lineHash(typeof text === 'string' ? Buffer.from(text, 'utf8') : text).slice(0, ANCHOR_DIGITS);
+  // textBytes only for what is neither: it throws the caller's mistake as a LinewiseError.
+  return anchorOfBody(typeof text === 'string' ? Buffer.from(text, 'utf8') : text instanceof Uint8Array ? text : textBytes(text, 'text'));
+}
+
+function anchorOfBody(body: Uint8Array): string {
+  return lineHash(body).slice(0, ANCHOR_DIGITS);
 }
 
 /** Copies bytes `[start, end)` of a reused buffer into a {@link Line}; `anchored` adds its anchor. */
@@ -47,7 +53,7 @@ export function toLine(path: string, line: number, buf: Uint8Array, start: numbe
   const bytes = Buffer.from(buf.subarray(start, end)); // the scanner reuses its buffer: copy
   const t = terminatorLength(bytes, 0, bytes.length);
   const body = bytes.subarray(0, bytes.length - t);
-  return { path, line, bytes, text: isUtf8(body) ? body.toString('utf8') : undefined, terminator: TERMINATORS[t], ...(anchored ? { anchor: anchorOf(body) } : {}) };
+  return { path, line, bytes, text: isUtf8(body) ? body.toString('utf8') : undefined, terminator: TERMINATORS[t], ...(anchored ? { anchor: anchorOfBody(body) } : {}) };
 }
 
 /** A RowSink that keeps every row as a {@link Line}; lines that arrive in pieces are joined first. */

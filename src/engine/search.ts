@@ -226,7 +226,7 @@ function searchSettings(o: Partial<GrepRunOptions>, encoding: string | undefined
     source: { ...inputSource(o), beforeWait: () => reporter.flush?.() },
     allowBinary: v.optionalBoolean(o.text, 'text'),
     encoding,
-    bufferSize: o.bufferSize ?? GREP_BUFFER,
+    bufferSize: v.optionalCount(o.bufferSize, 'bufferSize', 16) ?? GREP_BUFFER,
     invert: v.optionalBoolean(o.invertMatch, 'invertMatch') === true,
     maxCount: oneDoes ? 1 : v.optionalCount(o.maxCount, 'maxCount', 1),
     before: v.optionalCount(o.beforeContext, 'beforeContext') ?? v.optionalCount(o.context, 'context') ?? 0,

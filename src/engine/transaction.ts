@@ -15,8 +15,9 @@ import { RangeReader } from '../io/copy-range.js';
 import type { InputSource } from '../io/input.js';
 import { lineHash } from '../io/line-hash.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
+import { firstInvalidUtf8InFile } from '../io/utf8-file.js';
 import { openText, type OpenedText, type TextOptions } from '../io/text.js';
-import { decodingProblem } from './decoding.js';
+import { decodingProblem, intoAsciiProblem } from './decoding.js';
 import type { FilePlan } from './plans.js';
 import { staleEditError } from './stale.js';
 
@@ -156,6 +157,11 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
     // Before the stale check: a line that only looks changed because of the decoding is not stale.
     const decoding = decodingProblem(result, plan.expect, codec !== undefined);
     if (decoding !== undefined) throw decoding;
+    if (codec === undefined && result.intoAscii.length > 0 && result.mismatches.length === 0) {
+      // Only then is the whole file read once more: an ASCII line cannot tell its file's encoding.
+      const invalidAt = await firstInvalidUtf8InFile(plan.target, o.signal);
+      if (invalidAt !== undefined) throw intoAsciiProblem(result, invalidAt);
+    }
     if (codec?.invalidAt !== undefined && result.changed) {
       // Decoded, those bytes became U+FFFD: writing them back would change lines nobody edited.
       throw new LinewiseError(

@@ -2,6 +2,8 @@
 // LinewiseError with a code (`bad-option`), never a raw TypeError from deep inside.
 
 import { LinewiseError, quoted } from '../core/errors.js';
+import type { Row } from '../core/parse-rows.js';
+import { ANCHOR_PATTERN } from '../core/row-fields.js';
 import { parseCount } from '../core/ranges.js';
 
 function bad(what: string, expected: string, value: unknown): LinewiseError {
@@ -65,4 +67,41 @@ export function optionalSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
   if (!(value instanceof AbortSignal)) throw bad('signal', 'an AbortSignal', value);
   return value;
+}
+
+/** A function, or undefined. */
+export function optionalFunction<T extends (...args: never[]) => unknown>(value: unknown, what: string): T | undefined {
+  if (value !== undefined && typeof value !== 'function') throw bad(what, 'a function', value);
+  return value as T | undefined;
+}
+
+/**
+ * Rows as parseRows makes them (`expectRows`, an option of the CLI's calls that a JavaScript
+ * caller can pass all the same): every field the planner reads, checked.
+ */
+export function parsedRows(value: unknown, what: string): Row[] {
+  if (!Array.isArray(value)) throw bad(what, 'an array of rows', value);
+  const reading = (r: unknown, at: string) => {
+    if (r === null || typeof r !== 'object') throw bad(at, 'a row { path?, line, bytes }', r);
+    const x = r as Record<string, unknown>;
+    optionalString(x.path, `${at}: path`);
+    count(x.line, `${at}: line`, 1);
+    if (!Buffer.isBuffer(x.bytes)) throw bad(`${at}: bytes`, 'a Buffer', x.bytes);
+    const anchor = optionalString(x.anchor, `${at}: anchor`);
+    if (anchor !== undefined && !ANCHOR_PATTERN.test(anchor)) throw bad(`${at}: anchor`, '4 to 16 lowercase hex digits', anchor);
+    return x;
+  };
+  value.forEach((r, i) => {
+    const x = reading(r, `${what} ${i + 1}`);
+    count(x.rowNumber, `${what} ${i + 1}: rowNumber`, 1);
+    if (x.alts === undefined) return;
+    if (!Array.isArray(x.alts)) throw bad(`${what} ${i + 1}: alts`, 'an array', x.alts);
+    x.alts.forEach((a: unknown, k: number) => {
+      const alt = reading(a, `${what} ${i + 1}: alt ${k + 1}`);
+      string(alt.path, `${what} ${i + 1}: alt ${k + 1}: path`);
+      string(alt.why, `${what} ${i + 1}: alt ${k + 1}: why`);
+      if (alt.restore !== undefined) throw bad(`${what} ${i + 1}: alt ${k + 1}: restore`, 'left out (only parseRows sets it)', alt.restore);
+    });
+  });
+  return value as Row[];
 }

@@ -2,24 +2,27 @@
 // an old text not found, receipts, and the --json records; shared by the CLI and the MCP server.
 
 import { isUtf8 } from 'node:buffer';
+import { LinewiseError } from '../core/errors.js';
 import { terminatorOf } from '../core/terminators.js';
 import { quoteRowPath } from '../core/path-names.js';
 import type { ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { StaleEditError } from '../engine/stale.js';
 import type { Output } from '../io/output.js';
 import { fileChangeRecord, lineFields, writeRecord } from './json.js';
+import type { Printing } from './printing.js';
 import { receiptFooter, writeReceipt } from './receipt.js';
 import { type AnchorFn, anchorField, endRow } from './rows.js';
 import type { Style } from './style.js';
 
 /**
  * Prints the current lines of every stale file as rows (or JSON records), anchored when the
- * caller's rows were: `anchor` computes an anchor (the CLI passes the engine's anchorOf).
+ * caller's rows were, or `always` (`replace --anchor`): `anchor` computes an anchor (the CLI
+ * passes the engine's anchorOf).
  */
-export function printStale(out: Output, e: StaleEditError, json: boolean, anchor?: AnchorFn): void {
+export function printStale(out: Output, e: StaleEditError, json: boolean, anchor?: AnchorFn, always = false): void {
   for (const f of e.files) {
     for (const m of f.mismatches) {
-      const a = f.anchored && anchor && m.current ? anchorField(anchor, m.current, 0, m.current.length) : '';
+      const a = (f.anchored || always) && anchor && m.current ? anchorField(anchor, m.current, 0, m.current.length) : '';
       if (json) {
         writeRecord(out, { type: 'stale', path: f.path, line_number: m.line, ...(m.current ? lineFields(m.current, 0, m.current.length) : { gone: true }), ...(a ? { anchor: a.slice(1) } : {}) });
         continue;
@@ -47,15 +50,15 @@ export function printNear(out: Output, e: TextNotFoundError, json: boolean): voi
 }
 
 /** The receipt of each written file: its edited regions as rows, then how the numbering moved. */
-export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style): void {
+export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style, anchor?: AnchorFn): void {
   for (const f of result.files) {
     if (f.receipt === undefined) continue;
-    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle);
+    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle, anchor);
   }
 }
 
 /** `--json` of an edit: a record per file (with its receipt, relocation, dry run's diff), then a summary. */
-export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean): void {
+export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean, anchor?: AnchorFn): void {
   for (const f of result.files) {
     const record = fileChangeRecord(f);
     if (f.relocated) record.relocated = f.relocated;
@@ -64,7 +67,9 @@ export function printEditRecords(out: Output, result: ReplaceResult, withPaths: 
     if (f.diff) Object.assign(record, isUtf8(f.diff) ? { diff: f.diff.toString('utf8') } : { diff_bytes: f.diff.toString('base64') });
     if (f.receipt) {
       record.receipt = {
-        rows: f.receipt.regions.map((g) => g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length) }))),
+        rows: f.receipt.regions.map((g) =>
+          g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length), ...(anchor ? { anchor: anchorField(anchor, l.bytes, 0, l.bytes.length).slice(1) } : {}) })),
+        ),
         edits: f.receipt.edits.map((x) => ({ start: x.start, end: x.end, new_start: x.newStart, new_end: x.newEnd })),
         shifts: f.receipt.shifts,
         footer: receiptFooter({ ...f.receipt, path: f.path, ...(f.relocated ? { relocated: f.relocated } : {}) }),
@@ -80,4 +85,44 @@ export function printEditRecords(out: Output, result: ReplaceResult, withPaths: 
     written: result.files.filter((f) => f.written).length,
     dry_run: result.dryRun,
   });
+}
+
+/** How an edit's outcome is printed. */
+export interface EditPrintOptions {
+  json: boolean;
+  /** print each written file's receipt */
+  receipt: boolean;
+  /** rows of a receipt carry paths (the edit's rows did) */
+  pathRows: boolean;
+  /** a receipt's rows carry anchors (`replace --anchor`) */
+  anchor?: AnchorFn;
+}
+
+/**
+ * What a finished edit prints: relocations and "already applied" as notes, a dry run's diff, the
+ * receipts, or the --json records (the diff then a field of each file's record: JSON Lines only).
+ */
+export function printEditOutcome(p: Printing, result: ReplaceResult, o: EditPrintOptions): void {
+  for (const f of result.files) if (f.relocated) p.warn(`relocated lines ${f.relocated.from.join('-')} to ${f.relocated.to.join('-')}`, f.path);
+  for (const f of result.files) {
+    if (f.alreadyApplied) p.warn('already applied: the lines already hold the new text; nothing was written', f.path);
+  }
+  if (o.json) {
+    printEditRecords(p.out, result, o.pathRows, o.anchor);
+    return;
+  }
+  if (result.dryRun) for (const f of result.files) if (f.diff) p.out.bytes(f.diff);
+  if (o.receipt) printReceipts(p.out, result, o.pathRows, p.rowStyle, p.noteStyle, o.anchor);
+}
+
+/**
+ * What a refused edit prints before its message: the current lines of a stale edit (anchored
+ * when the caller's rows were, or `anchorAlways`), or the lines that nearly hold an old text not
+ * found (as rows, or JSON records).
+ */
+export function printEditRefusal(out: Output, e: unknown, json: boolean, anchor?: AnchorFn, anchorAlways = false): void {
+  // By code and shape: the printers know the engine's types, not its classes.
+  if (!(e instanceof LinewiseError)) return;
+  if (e.code === 'stale' && Array.isArray((e as StaleEditError).files)) printStale(out, e as StaleEditError, json, anchor, anchorAlways);
+  if (e.code === 'not-found' && Array.isArray((e as TextNotFoundError).near)) printNear(out, e as TextNotFoundError, json);
 }

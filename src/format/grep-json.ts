@@ -2,6 +2,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import type { MatchSink } from '../core/searcher.js';
+import type { GrepCutOff } from '../engine/grep-output.js';
 import type { Output } from '../io/output.js';
 import { hasRawBytes, pathToBytes } from '../core/path-names.js';
 import type { RangesFn } from './grep-rows.js';
@@ -110,7 +111,16 @@ export class JsonGrep implements MatchSink {
   }
 
   /** The last record: totals, errors, and what a budget left out (`cut_off`, the footer as data). */
-  summary(errors: number, cutOff?: object): void {
-    writeRecord(this.out, { type: 'summary', data: { stats: { ...this.stats, errors }, ...(cutOff ? { cut_off: cutOff } : {}) } });
+  summary(errors: number, cutOff?: GrepCutOff): void {
+    writeRecord(this.out, { type: 'summary', data: { stats: { ...this.stats, errors }, ...(cutOff ? { cut_off: cutOffRecord(cutOff) } : {}) } });
   }
+}
+
+/**
+ * The budget's cut-off as JSON: its names snake_case like every other field (the library's
+ * object is camelCase), and `null`, as page's `total`, for a count that stopped at its bound.
+ */
+function cutOffRecord(c: GrepCutOff): Record<string, unknown> {
+  const extra = { ...(c.cut ? { cut: c.cut } : {}), ...(c.matches ? { matches: c.matches } : {}) };
+  return { rows: c.rows, shown: c.shown, total: c.total ?? null, files: c.files, total_files: c.totalFiles ?? null, after: c.after, ...extra };
 }

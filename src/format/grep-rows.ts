@@ -34,6 +34,8 @@ export class TextGrep implements MatchSink {
   /** rows are undecorated: numbers and paths go out as bytes (Output.row) */
   private readonly plain: boolean;
   private printed = false;
+  /** under --replace with --anchor: the line as the file holds it, which the anchor is of */
+  private anchorSource: Buffer | undefined;
   private readonly open: Buffer;
   private readonly close: Buffer;
 
@@ -81,6 +83,16 @@ export class TextGrep implements MatchSink {
     endRow(this.out, buf, start, end);
   }
 
+  /** --replace: the row shows `buf`, its anchor is of `original`, the line the guard will check. */
+  replacedMatch(line: number, buf: Buffer, start: number, end: number, original: Buffer): void {
+    this.anchorSource = original;
+    try {
+      this.match(line, buf, start, end);
+    } finally {
+      this.anchorSource = undefined;
+    }
+  }
+
   context(line: number, buf: Buffer, start: number, end: number): void {
     if (this.plainRow(line, buf, start, end)) return;
     this.head(line, buf, start, end);
@@ -117,7 +129,8 @@ export class TextGrep implements MatchSink {
 
   private head(line: number, buf: Buffer, start: number, end: number): void {
     this.printed = true;
-    const anchor = this.o.anchor ? anchorField(this.o.anchor, buf, start, end) : '';
+    const from = this.anchorSource;
+    const anchor = this.o.anchor ? (from ? anchorField(this.o.anchor, from, 0, from.length) : anchorField(this.o.anchor, buf, start, end)) : '';
     this.out.bytes(this.prefixBytes);
     this.out.text(`${this.o.rowStyle.number(`${line}${anchor}`)}\t`);
   }

@@ -4,7 +4,7 @@
 import type { ReceiptEdit, Shift } from '../core/receipt-regions.js';
 import { quotePath, quoteRowPath } from '../core/path-names.js';
 import type { Output } from '../io/output.js';
-import { TextRows } from './rows.js';
+import { type AnchorFn, TextRows } from './rows.js';
 import type { Style } from './style.js';
 
 /** What a receipt prints for one file; plain data, so the library's results print too. */
@@ -23,11 +23,12 @@ export interface ReceiptText {
 export const RECEIPT_FOOTER_START = '[Edited ';
 
 /**
- * Prints the receipt's rows with `style` through the readers' own row printer (so whatever a row
- * carries there, such as anchors, a receipt carries too), then its footer with `noteStyle`.
+ * Prints the receipt's rows with `style` through the readers' own row printer, anchored when
+ * `anchor` is given (`replace --receipt --anchor`) as the readers' are, then its footer with
+ * `noteStyle`.
  */
-export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyle: Style): void {
-  const rows = new TextRows(out, style);
+export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyle: Style, anchor?: AnchorFn): void {
+  const rows = new TextRows(out, style, anchor);
   r.regions.forEach((region, i) => {
     if (i > 0) out.text(`${noteStyle.note('--')}\n`);
     for (const l of region) {

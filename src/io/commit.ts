@@ -7,11 +7,13 @@
 // files `.NAME.linewise-*.tmp`, originals kept for the undo `.NAME.linewise-*.orig` (hard links
 // to the files as they were), and lock directories `.NAME.linewise.lock` whose holder is gone.
 // Running the same command again finishes the batch: the files already edited are "already
-// applied" (or unchanged rows), the others are written, and the locks are taken over.
+// applied" (or unchanged rows), the others are written, and the locks are taken over (a file
+// whose kept original is still linked to it, a crash between the two steps, is named to remove).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath, quotePath } from '../core/path-names.js';
 import { fileError } from './input.js';
 import { type HeldLock, lock, unlock } from './lock.js';
 import { checkReplaceable, mountPoints } from './replaceable.js';
@@ -73,7 +75,7 @@ function keepOriginal(t: TempFile): string {
   const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
   const name = besideName(t.target, `.linewise-${random}.orig`);
   try {
-    fs.linkSync(t.target.real, name);
+    fs.linkSync(fsPath(t.target.real), fsPath(name));
   } catch (e) {
     const err = fileError(e, t.target.given);
     throw new LinewiseError(err.code, `cannot keep its original beside it while the batch is written (${err.message})`, t.target.given, undefined, { cause: e });
@@ -86,9 +88,9 @@ function undo(done: readonly Renamed[]): string[] {
   const failed: string[] = [];
   for (const r of [...done].reverse()) {
     try {
-      fs.renameSync(r.original!, r.t.target.real);
+      fs.renameSync(fsPath(r.original!), fsPath(r.t.target.real));
     } catch {
-      failed.push(`${r.t.target.given} (its original is ${r.original})`);
+      failed.push(`${quotePath(r.t.target.given)} (its original is ${quotePath(r.original!)})`);
     }
   }
   for (const dir of new Set(done.map((r) => path.dirname(r.t.target.real)))) syncDir(dir);

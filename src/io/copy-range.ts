@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
 import type { Terminator } from '../core/terminators.js';
 import { checkpoint, YIELD_BYTES } from './checkpoint.js';
-import { changedError, type EditTarget } from './edit-target.js';
+import { changedError, type EditTarget, openTarget } from './edit-target.js';
 import { fileError } from './input.js';
 
 const CHUNK = 1 << 20;
@@ -30,15 +30,8 @@ export class RangeReader {
 
   /** Opens the target again; it must be the very file examined (same device and inode). */
   static open(target: EditTarget): RangeReader {
-    let fd: number;
+    const fd = openTarget(target);
     try {
-      fd = fs.openSync(target.real, 'r');
-    } catch (e) {
-      throw fileError(e, target.given);
-    }
-    try {
-      const st = fs.fstatSync(fd, { bigint: true });
-      if (st.dev !== target.stat.dev || st.ino !== target.stat.ino) throw changedError(target);
       const size = Number(target.stat.size);
       const one = Buffer.alloc(1);
       const ends = size === 0 || (fs.readSync(fd, one, 0, 1, size - 1) === 1 && one[0] === 10);

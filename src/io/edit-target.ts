@@ -4,13 +4,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
+import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
 import { fileError, fileKind } from './input.js';
 
 /** A file to replace, as resolved and examined before it was read. */
 export interface EditTarget {
   /** the path as the user gave it, for messages */
   given: string;
-  /** the file itself, symbolic links resolved: a link is written through, not replaced */
+  /**
+   * the file itself, symbolic links resolved: a link is written through, not replaced. A name
+   * that is not UTF-8 (walked, unquoted from a row, or a link's target) keeps each such byte as
+   * path-names.ts does: every system call takes it through `fsPath`, so it names that very file.
+   */
   real: string;
   /** what it looked like before it was read; compared again just before the rename */
   stat: fs.BigIntStats;
@@ -28,8 +33,9 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
   let real: string;
   let stat: fs.BigIntStats;
   try {
-    real = fs.realpathSync(path.resolve(cwd, given));
-    stat = fs.statSync(real, { bigint: true });
+    // As bytes: a link to a name that is not UTF-8 must not resolve to a look-alike (U+FFFD) name.
+    real = pathFromBytes(fs.realpathSync.native(fsPath(path.resolve(cwd, given)), { encoding: 'buffer' }));
+    stat = fs.statSync(fsPath(real), { bigint: true });
   } catch (e) {
     throw fileError(e, given);
   }
@@ -37,6 +43,14 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
     throw new LinewiseError('not-a-file', `is ${fileKind(stat as unknown as fs.Stats)}, not a regular file; only regular files can be edited`, given);
   }
   if (stat.nlink > 1n) {
+    const kept = keptOriginal(real, stat);
+    if (kept !== undefined) {
+      throw new LinewiseError(
+        'hard-link',
+        `has ${stat.nlink} hard links: ${quotePath(kept)} is its original, kept by a linewise batch that was cut short (a crash or SIGKILL between two renames) and never removed; remove it and run the edit again`,
+        given,
+      );
+    }
     throw new LinewiseError(
       'hard-link',
       `has ${stat.nlink} hard links; replacing it would split it from its other names (remove the other links, or edit it with a tool that writes in place)`,
@@ -44,13 +58,58 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
     );
   }
   try {
-    fs.accessSync(real, fs.constants.W_OK);
+    fs.accessSync(fsPath(real), fs.constants.W_OK);
   } catch {
     throw new LinewiseError('eacces', 'permission denied: the file is not writable', given);
   }
   return { given, real, stat };
 }
 
+
+/**
+ * The other name of a file with hard links when it is an original a batch keeps beside its file
+ * (`.NAME.linewise-<16 hex>.orig`, commit.ts): a crash between keeping it and the rename leaves
+ * it linked to the file. Looked for only then, so the directory is read on this rare path alone.
+ */
+function keptOriginal(real: string, stat: fs.BigIntStats): string | undefined {
+  const dir = path.dirname(real);
+  try {
+    for (const b of fs.readdirSync(fsPath(dir), { encoding: 'buffer' })) {
+      const name = pathFromBytes(b);
+      if (!/^\..*\.linewise-[0-9a-f]{16}\.orig$/s.test(name)) continue;
+      const st = fs.lstatSync(fsPath(path.join(dir, name)), { bigint: true });
+      if (st.ino === stat.ino && st.dev === stat.dev) return path.join(dir, name);
+    }
+  } catch {
+    // the plain message then
+  }
+  return undefined;
+}
+
+/**
+ * Opens the target's file for reading, by its own bytes; it must still be the very file examined
+ * (same device and inode), else exit 3. Errors name the file as the user did.
+ */
+export function openTarget(target: EditTarget): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(fsPath(target.real), 'r');
+  } catch (e) {
+    throw fileError(e, target.given);
+  }
+  let st: fs.BigIntStats;
+  try {
+    st = fs.fstatSync(fd, { bigint: true });
+  } catch (e) {
+    fs.closeSync(fd);
+    throw fileError(e, target.given);
+  }
+  if (st.dev !== target.stat.dev || st.ino !== target.stat.ino) {
+    fs.closeSync(fd);
+    throw changedError(target);
+  }
+  return fd;
+}
 
 /** The same file, unchanged: same device and inode, size, modification and change times. */
 export function sameFile(a: fs.BigIntStats, b: fs.BigIntStats): boolean {

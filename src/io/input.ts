@@ -17,6 +17,11 @@ export interface InputSource {
    * caller's buffered output goes out then (regular files are never waited on: no call).
    */
   beforeWait?: () => void;
+  /**
+   * Files served from memory when unchanged (a long-lived process's cache, io/file-cache.ts):
+   * `open` gives the input, or undefined to open the file as usual.
+   */
+  files?: { open(abs: string, name: string): Input | undefined };
 }
 
 /** `read`, calling `beforeWait` first when there is one. */
@@ -124,6 +129,8 @@ export function openInput(path: string, io: InputSource): Input {
   if (path === '-') {
     return { name: '-', read: waiting(io.stdin, io.beforeWait), size: undefined, close() {} };
   }
+  const cached = io.files?.open(resolvePath(io.cwd, path), path);
+  if (cached !== undefined) return cached;
   let fd: number;
   try {
     // Relative to the source's working directory (the process's own, except in tests and servers).

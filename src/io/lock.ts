@@ -25,6 +25,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
+import { fsPath, pathFromBytes, pathToBytes, quotePath } from '../core/path-names.js';
 import { Interrupted, stopIfAborted } from './checkpoint.js';
 import type { EditTarget } from './edit-target.js';
 import { fileError, fileKind } from './input.js';
@@ -67,9 +68,10 @@ const staged = new Set<string>();
 export async function lockPath(target: EditTarget): Promise<string> {
   const base = path.basename(target.real);
   const whole = `.${base}.linewise.lock`;
-  if (Buffer.byteLength(whole) <= NAME_MAX) return path.join(path.dirname(target.real), whole);
+  // The name's own bytes (pathToBytes): names that differ only in bytes that are not UTF-8 differ here too.
+  if (pathToBytes(whole).length <= NAME_MAX) return path.join(path.dirname(target.real), whole);
   // Web Crypto (a global): no node:crypto import for every start-up to pay.
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', Buffer.from(base));
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', pathToBytes(base));
   return besideName(target, `~${Buffer.from(digest).toString('hex').slice(0, 16)}.linewise-lock`);
 }
 
@@ -117,7 +119,7 @@ export async function lock(target: EditTarget, signal?: AbortSignal, waitMs = LO
 export function unlock(h: HeldLock): void {
   unlinkQuietly(h.entry);
   try {
-    fs.rmdirSync(h.path);
+    fs.rmdirSync(fsPath(h.path));
   } catch {
     // gone already, or another process took the empty directory over: it is theirs now
   }
@@ -136,9 +138,9 @@ function stage(target: EditTarget): { dir: string; entry: string } {
   const dir = besideName(target, `.linewise-${random()}.lock-new`);
   const entry = `pid-${process.pid}-${random()}`;
   try {
-    fs.mkdirSync(dir, 0o700);
+    fs.mkdirSync(fsPath(dir), 0o700);
     staged.add(dir);
-    fs.writeFileSync(path.join(dir, entry), `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(fsPath(path.join(dir, entry)), `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
   } catch (e) {
     unstage(dir);
     const err = fileError(e, target.given);
@@ -149,8 +151,8 @@ function stage(target: EditTarget): { dir: string; entry: string } {
 
 function unstage(dir: string): void {
   try {
-    for (const e of fs.readdirSync(dir)) unlinkQuietly(path.join(dir, e));
-    fs.rmdirSync(dir);
+    for (const e of fs.readdirSync(fsPath(dir))) unlinkQuietly(path.join(dir, e)); // entries are ours: ASCII
+    fs.rmdirSync(fsPath(dir));
   } catch {
     // already gone (renamed into place, or never made)
   }
@@ -160,14 +162,14 @@ function unstage(dir: string): void {
 /** Renames the prepared directory onto the lock's name: true when the lock is ours. */
 function claim(staging: string, file: string, target: EditTarget): boolean {
   try {
-    fs.renameSync(staging, file);
+    fs.renameSync(fsPath(staging), fsPath(file));
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // a non-empty directory (a holder), or something that is not a directory, is there
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return false;
     const err = fileError(e, target.given);
-    throw new LinewiseError(err.code, `cannot take the lock ${file}: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
+    throw new LinewiseError(err.code, `cannot take the lock ${quotePath(file)}: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
   }
 }
 
@@ -184,7 +186,7 @@ type LockState =
 function inspect(file: string, target: EditTarget): LockState {
   let st: fs.Stats;
   try {
-    st = fs.lstatSync(file);
+    st = fs.lstatSync(fsPath(file));
   } catch {
     return { kind: 'retry' }; // released meanwhile
   }
@@ -218,10 +220,12 @@ function inspect(file: string, target: EditTarget): LockState {
 function listSome(file: string): string[] | undefined {
   let d: fs.Dir | undefined;
   try {
-    d = fs.opendirSync(file);
+    // names as bytes: a planted entry that is not UTF-8 is removed by its own name
+    // (Node takes 'buffer' here as readdir does; its types say only BufferEncoding)
+    d = fs.opendirSync(fsPath(file), { encoding: 'buffer' as BufferEncoding });
     const names: string[] = [];
     let e: fs.Dirent | null;
-    while (names.length < ENTRIES_PER_ROUND && (e = d.readSync()) !== null) names.push(e.name);
+    while (names.length < ENTRIES_PER_ROUND && (e = d.readSync()) !== null) names.push(pathFromBytes(e.name as unknown as Buffer));
     return names;
   } catch {
     return undefined;
@@ -232,7 +236,7 @@ function listSome(file: string): string[] | undefined {
 
 function statOrUndefined(file: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(file);
+    return fs.lstatSync(fsPath(file));
   } catch {
     return undefined;
   }
@@ -252,28 +256,29 @@ function alive(pid: number): boolean {
 /** Removes a gone holder's entry (another process may have done it first). */
 function removeEntry(entry: string, file: string, target: EditTarget): void {
   try {
-    fs.unlinkSync(entry);
+    fs.unlinkSync(fsPath(entry));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     const err = fileError(e, target.given);
-    throw new LinewiseError(err.code, `the process that held the lock ${file} is gone, but its entry cannot be removed (${err.message}); remove ${file} and retry; nothing was written`, target.given, undefined, { cause: e });
+    throw new LinewiseError(err.code, `the process that held the lock ${quotePath(file)} is gone, but its entry cannot be removed (${err.message}); remove ${quotePath(file)} and retry; nothing was written`, target.given, undefined, { cause: e });
   }
 }
 
 /** Removes something old at (or in) the lock that no linewise made; a directory there is refused. */
 function removeForeign(name: string, file: string, target: EditTarget, kind: string): void {
   try {
-    fs.unlinkSync(name);
+    fs.unlinkSync(fsPath(name));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
     const why = code === 'EISDIR' ? 'it is a directory' : fileError(e, target.given).message;
-    throw new LinewiseError('lock-in-the-way', `${name} is in the way of the lock (${kind}, not linewise's) and cannot be removed: ${why}; remove ${file} and retry; nothing was written`, target.given, Exit.usage, { cause: e });
+    throw new LinewiseError('lock-in-the-way', `${quotePath(name)} is in the way of the lock (${kind}, not linewise's) and cannot be removed: ${why}; remove ${quotePath(file)} and retry; nothing was written`, target.given, Exit.usage, { cause: e });
   }
 }
 
-function waitedTooLong(state: LockState, file: string, target: EditTarget, waitMs: number): LinewiseError {
+function waitedTooLong(state: LockState, lockFile: string, target: EditTarget, waitMs: number): LinewiseError {
   const secs = waitMs / 1000;
+  const file = quotePath(lockFile);
   if (state.kind !== 'held') {
     return new LinewiseError('locked', `could not take the lock ${file} in ${secs} s: it cannot be read, or keeps changing; nothing was written. Remove it and retry`, target.given, Exit.stale);
   }

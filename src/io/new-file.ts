@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
+import { fsPath, quotePath } from '../core/path-names.js';
 import { fileError } from './input.js';
 import { besideName, syncDir, trackTemp, unlinkQuietly, type WriteFn } from './temp-file.js';
 
@@ -20,9 +21,9 @@ export function existsError(given: string): LinewiseError {
 export function writeNewFile(real: string, given: string, bytes: Uint8Array, writeFn: WriteFn = fs.writeSync): void {
   const dir = path.dirname(real);
   try {
-    if (!fs.statSync(dir).isDirectory()) throw new LinewiseError('enotdir', `${dir} is not a directory`, given);
+    if (!fs.statSync(fsPath(dir)).isDirectory()) throw new LinewiseError('enotdir', `${quotePath(dir)} is not a directory`, given);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new LinewiseError('enoent', `no such directory: ${path.dirname(given)} (create it first; linewise does not)`, given);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new LinewiseError('enoent', `no such directory: ${quotePath(path.dirname(given))} (create it first; linewise does not)`, given);
     throw fileError(e, given);
   }
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
@@ -32,7 +33,7 @@ export function writeNewFile(real: string, given: string, bytes: Uint8Array, wri
   const entry = { discard: () => unlinkQuietly(temp) };
   try {
     // 0666: the kernel applies the umask, as for any file a program creates.
-    fd = fs.openSync(temp, O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o666);
+    fd = fs.openSync(fsPath(temp), O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o666);
     trackTemp(entry);
     for (let at = 0; at < bytes.length; ) at += writeFn(fd, bytes, at, bytes.length - at);
     fs.fsyncSync(fd);
@@ -52,7 +53,7 @@ export function writeNewFile(real: string, given: string, bytes: Uint8Array, wri
 /** Gives the temporary file its name, never replacing a file that took the name meanwhile. */
 function link(temp: string, real: string, given: string): void {
   try {
-    fs.linkSync(temp, real);
+    fs.linkSync(fsPath(temp), fsPath(real));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw existsError(given);
@@ -60,14 +61,14 @@ function link(temp: string, real: string, given: string): void {
     // steps would be replaced; no such file system is known to linewise's users so far).
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
     if (taken(real)) throw existsError(given);
-    fs.renameSync(temp, real);
+    fs.renameSync(fsPath(temp), fsPath(real));
   }
 }
 
 /** Something, even a dangling symbolic link, has the name. */
 export function taken(real: string): boolean {
   try {
-    fs.lstatSync(real);
+    fs.lstatSync(fsPath(real));
     return true;
   } catch {
     return false;

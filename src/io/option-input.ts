@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath } from '../core/path-names.js';
 import type { ReadFn } from '../core/lines.js';
 import { fileError, fileKind } from './input.js';
 
@@ -18,9 +19,9 @@ export interface OptionSource {
 
 /**
  * The most an option input may hold. The new text (`--from`) and the rows (`--rows`, `--expect`)
- * are edits, held in memory until the file is written (rows as objects: about 20 times their
- * bytes at the peak, measured with 250,000 rows); the cap is far past any edit a person or an
- * agent makes, and keeps the worst case near a gigabyte instead of unbounded.
+ * are edits, held in memory until the file is written; the cap is far past any edit a person or
+ * an agent makes. Rows are held as objects, about 600 to 800 bytes each, so their number is
+ * capped too (MAX_ROWS in core/limits.ts): many short rows would pass the byte cap by far.
  */
 export const OPTION_INPUT_MAX = 64 << 20;
 
@@ -39,7 +40,7 @@ export function readOptionInput(src: OptionSource, source: string, what: string)
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused.
-    fd = fs.openSync(path.resolve(src.cwd, source), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0));
+    fd = fs.openSync(fsPath(path.resolve(src.cwd, source)), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0));
   } catch (e) {
     throw fileError(e, source);
   }

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
 import type { TempFile } from './temp-file.js';
 
 const STICKY = 0o1000;
@@ -23,7 +24,8 @@ export function mountPoints(): Set<string> | undefined {
       const buf = Buffer.allocUnsafe(MOUNTINFO_MAX);
       let n = 0;
       for (let k; n < buf.length && (k = fs.readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += k;
-      text = buf.toString('utf8', 0, n);
+      // latin1: one character per byte, so a mount point that is not UTF-8 is rebuilt byte for byte
+      text = buf.toString('latin1', 0, n);
     } finally {
       fs.closeSync(fd);
     }
@@ -34,7 +36,9 @@ export function mountPoints(): Set<string> | undefined {
   for (const line of text.split('\n')) {
     // the fifth field is the mount point, with space, tab, newline and backslash in octal
     const field = line.split(' ')[4];
-    if (field !== undefined) points.add(field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8))));
+    if (field === undefined) continue;
+    const bytes = Buffer.from(field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8))), 'latin1');
+    points.add(pathFromBytes(bytes)); // named as EditTarget.real names files
   }
   return points;
 }
@@ -51,21 +55,21 @@ export function checkReplaceable(t: TempFile, mounts: ReadonlySet<string> | unde
   let dirStat: fs.Stats;
   let tempStat: fs.Stats;
   try {
-    dirStat = fs.statSync(dir);
-    tempStat = fs.statSync(t.path);
+    dirStat = fs.statSync(fsPath(dir));
+    tempStat = fs.statSync(fsPath(t.path));
   } catch {
-    throw refuse(`its directory ${dir} cannot be examined`);
+    throw refuse(`its directory ${quotePath(dir)} cannot be examined`);
   }
   try {
-    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+    fs.accessSync(fsPath(dir), fs.constants.W_OK | fs.constants.X_OK);
   } catch {
-    throw refuse(`its directory ${dir} is not writable`);
+    throw refuse(`its directory ${quotePath(dir)} is not writable`);
   }
   if (BigInt(tempStat.dev) !== target.stat.dev || mounts?.has(target.real)) {
     throw refuse('it is a mount point (a file mounted over this name); edit the file mounted there');
   }
   const euid = process.geteuid?.();
   if (euid !== undefined && euid !== 0 && dirStat.mode & STICKY && dirStat.uid !== euid && Number(target.stat.uid) !== euid) {
-    throw refuse(`its directory ${dir} is sticky (+t) and neither it nor the file is yours`);
+    throw refuse(`its directory ${quotePath(dir)} is sticky (+t) and neither it nor the file is yours`);
   }
 }

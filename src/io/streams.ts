@@ -2,6 +2,7 @@
 
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
+import { pathFromBytes } from '../core/path-names.js';
 import type { ReadFn } from '../core/lines.js';
 
 /** Somewhere bytes go: stdout, stderr, or a test's capture. Writes are synchronous. */
@@ -92,6 +93,8 @@ export function fdReader(fd: number): ReadFn {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EAGAIN') pause();
         else if (code === 'EOF') return 0;
+        // `< dir` opens a directory on standard input: a clear line, not an internal error
+        else if (code === 'EISDIR') throw new LinewiseError('eisdir', 'standard input is a directory, which holds no text to read; give a file, or pipe the text in', undefined, undefined, { cause: e });
         else throw e;
       }
     }
@@ -104,7 +107,10 @@ export function fdReader(fd: number): ReadFn {
  */
 function workingDirectory(): string {
   try {
-    return process.cwd();
+    const cwd = process.cwd();
+    // Node names a directory that is not UTF-8 with U+FFFD for each such byte: paths resolved
+    // against that name would open a look-alike directory. Its real path, as bytes, names it.
+    return cwd.includes('\uFFFD') ? pathFromBytes(fs.realpathSync.native('.', { encoding: 'buffer' })) : cwd;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ERANGE' ? 'its path is longer than the system can name' : code === 'ENOENT' ? 'it no longer exists' : `${code ?? String(e)}`;

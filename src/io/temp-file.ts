@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
+import { fsPath, quotePath } from '../core/path-names.js';
 import { changedError, type EditTarget, sameFile } from './edit-target.js';
 import { fileError } from './input.js';
 
@@ -68,14 +69,14 @@ export class TempFile {
       const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
       const name = besideName(target, `.linewise-${random}.tmp`);
       try {
-        const fd = fs.openSync(name, O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o600);
+        const fd = fs.openSync(fsPath(name), O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o600);
         const t = new TempFile(target, name, fd, writeFn);
         live.add(t);
         return t;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 8) continue;
         const err = fileError(e, target.given);
-        throw new LinewiseError(err.code, `cannot create a temporary file beside it in ${path.dirname(target.real)}: ${err.message}`, target.given, undefined, { cause: e });
+        throw new LinewiseError(err.code, `cannot create a temporary file beside it in ${quotePath(path.dirname(target.real))}: ${err.message}`, target.given, undefined, { cause: e });
       }
     }
   }
@@ -159,14 +160,14 @@ export class TempFile {
    * directory afterwards ({@link syncDir}).
    */
   renameOver(): void {
-    fs.renameSync(this.path, this.target.real);
+    fs.renameSync(fsPath(this.path), fsPath(this.target.real));
     live.delete(this);
   }
   /** Throws (exit 3) when the target is no longer the file that was read. */
   check(): void {
     let now: fs.BigIntStats | undefined;
     try {
-      now = fs.statSync(this.target.real, { bigint: true });
+      now = fs.statSync(fsPath(this.target.real), { bigint: true });
     } catch {
       now = undefined;
     }
@@ -189,7 +190,7 @@ export function liveTempFiles(): number {
 
 export function unlinkQuietly(p: string): void {
   try {
-    fs.unlinkSync(p);
+    fs.unlinkSync(fsPath(p));
   } catch {
     // already gone
   }
@@ -199,7 +200,7 @@ export function unlinkQuietly(p: string): void {
 export function syncDir(dir: string): void {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(dir, 'r');
+    fd = fs.openSync(fsPath(dir), 'r');
     fs.fsyncSync(fd);
   } catch {
     // some file systems cannot fsync a directory; the rename has happened either way

@@ -17,6 +17,8 @@ export interface WalkOptions {
   globs: readonly string[];
   /** follow symbolic links (-L) */
   follow: boolean;
+  /** told each directory listed and each ignore file read (a cache of the walk revalidates them) */
+  seen?: (path: string, kind: 'dir' | 'rules') => void;
 }
 
 /**
@@ -104,6 +106,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
     for (const name of ['.gitignore', '.ignore']) {
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
       if (!entries.some((e) => e.name === name)) continue;
+      o.seen?.(path.join(dirAbs, name), 'rules');
       let text: string;
       try {
         text = fs.readFileSync(fsPath(path.join(dirAbs, name)), 'utf8');
@@ -129,6 +132,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       yield { error: fileError(e, shown(rel) || '.') };
       return;
     }
+    o.seen?.(dirAbs, 'dir');
     const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules, entries);
     entries.sort(byName);
     for (const { name, dirent: entry } of entries) {

@@ -53,6 +53,18 @@ describe('standard input that is /dev/null', () => {
   });
 });
 
+describe('standard input that is a directory (< .)', () => {
+  it('readlines -, page -, replace (new text or rows): one clear line, exit 2, nothing written (was an internal error)', () => {
+    fs.writeFileSync(path.join(tmp.dir, 'g'), 'a\nb\n');
+    const line = 'standard input is a directory, which holds no text to read; give a file, or pipe the text in\n';
+    for (const [args, shown] of [['readlines - 1', '-: '], ['page -', '-: '], ['replace g 2', ''], ['replace g --rows -', '']] as const) {
+      const r = sh(`${LW} ${args} < .`);
+      expect([r.status, r.stdout, r.stderr]).toEqual([2, '', `linewise: ${shown}${line}`]);
+    }
+    expect(fs.readFileSync(path.join(tmp.dir, 'g'), 'utf8')).toBe('a\nb\n');
+  });
+});
+
 describe('a working directory the kernel cannot name', () => {
   it('deeper than PATH_MAX (ERANGE): one clear line, exit 2, no stack trace; --version still works', () => {
     const deep = path.join(tmp.dir, 'deep');
@@ -66,5 +78,17 @@ describe('a working directory the kernel cannot name', () => {
     }
     expect(sh(`${into}; ${LW} --version`, deep).status).toBe(0);
     spawnSync('rm', ['-rf', deep]); // rm walks the tree by descriptor: no path too long for it
+  });
+
+  it('a name that is not UTF-8 (Node says U+FFFD for its byte): the files read and written are its own, never a look-alike directory\'s', () => {
+    const d = path.join(tmp.dir, 'raw');
+    fs.mkdirSync(Buffer.from(`${d}/d\xff`, 'latin1'), { recursive: true });
+    fs.mkdirSync(path.join(d, 'd\uFFFD'));
+    fs.writeFileSync(Buffer.from(`${d}/d\xff/f`, 'latin1'), 'own\n');
+    fs.writeFileSync(path.join(d, 'd\uFFFD', 'f'), 'look-alike\n');
+    const r = sh(`cd "$(printf 'd\\377')" && ${LW} readlines f 1 && ${LW} replace f 1 --text EDITED && ${LW} grep -H E f`, d);
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, '1\town\nf\t1\tEDITED\n', '']);
+    expect(fs.readFileSync(Buffer.from(`${d}/d\xff/f`, 'latin1'), 'utf8')).toBe('EDITED\n');
+    expect(fs.readFileSync(path.join(d, 'd\uFFFD', 'f'), 'utf8')).toBe('look-alike\n'); // it was the one read and written
   });
 });

@@ -43,6 +43,18 @@ beforeAll(() => {
 }, 240_000);
 
 describe('the npm package', () => {
+  it('from a clone: `npm link` makes `linewise` a command, and `npx linewise` runs it in the clone', () => {
+    const clone = join(tmp.dir, 'repo'); // built by the prepack above, as `npm run build` builds a clone
+    const linked = join(tmp.dir, 'linked');
+    mkdirSync(linked);
+    execFileSync('npm', ['link', '--no-audit', '--no-fund', '--no-update-notifier', '--offline'], { cwd: clone, env: { ...process.env, npm_config_prefix: linked }, stdio: 'ignore' });
+    const env = { ...process.env, NO_COLOR: '1', PATH: `${join(linked, 'bin')}:${process.env.PATH}` };
+    const r = spawnSync('linewise', ['readlines', fixture('crlf.txt'), '2'], { env, cwd: tmp.dir });
+    expect([r.status, esc(r.stdout), r.stderr.toString()]).toEqual([0, '2\\tbeta\\r\\n3\\tgamma\\r\\n', '']);
+    const npx = spawnSync('npx', ['--offline', 'linewise', 'readlines', fixture('crlf.txt'), '3'], { cwd: clone, env: { ...process.env, NO_COLOR: '1' } });
+    expect([npx.status, esc(npx.stdout)]).toEqual([0, '3\\tgamma\\r\\n']);
+  }, 120_000);
+
   it('holds only what users need: bin, the bundle, types, README, LICENSE, CHANGELOG', () => {
     const allowed = [
       /^package\/(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
@@ -86,13 +98,21 @@ process.stdout.write(JSON.stringify([lines.map((l) => l.terminator), page(proces
     // A consumer in strict TypeScript resolves the declarations through package.json "exports".
     writeFileSync(
       join(app, 'use.ts'),
-      `import { type Line, LinewiseError, page, readLines } from 'linewise';
+      `import { applyEdits, createFile, type Line, LinewiseError, page, readLines, type ReplaceResult, replaceText, TextNotFoundError } from 'linewise';
 const lines: Line[] = readLines('f', 1, 2, { text: true });
 const next: number | undefined = page('f', { offset: 0, limit: 10 }).nextOffset;
 const code: 0 | 1 | 2 | 3 = new LinewiseError('x', 'y').exitCode;
 // @ts-expect-error line numbers are numbers
 readLines('f', '1');
-export { lines, next, code };`,
+// the edits agents make: by content, several in one call, a new file; typed results and errors
+const edited: ReplaceResult = await replaceText('f', { old: 'a\\nb', new: 'A', all: false }, { receipt: true, dryRun: true });
+const regions: Line[][] | undefined = edited.files[0]?.receipt?.regions;
+const mixed = await applyEdits('f', [{ start: 1, end: 0, text: 'top' }, { old: 'x', new: 'y' }]);
+const made = await createFile('g', 'text\\n', { eol: 'crlf', force: false });
+const notFound = (e: unknown): boolean => e instanceof TextNotFoundError && e.difference !== undefined && e.near.length > 0;
+// @ts-expect-error a content edit needs its new text
+await replaceText('f', { old: 'a' });
+export { lines, next, code, regions, mixed, made, notFound };`,
     );
     const tsc = spawnSync(
       process.execPath,

@@ -1,6 +1,7 @@
 // End-to-end: the readers as grep and rg users type them, and the budgets an agent relies on,
 // run with the built CLI (or the binary named by LINEWISE_BIN) from a shell, stdin included.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,8 @@ import { esc, tempDir, writeTree } from '../helpers.js';
 
 const BIN = process.env.LINEWISE_BIN ?? fileURLToPath(new URL('../../bin/linewise.js', import.meta.url));
 const tmp = tempDir();
+/** The anchor of a line's text: the first 8 hex digits of its SHA-256. */
+const sha8 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
 afterAll(() => tmp.cleanup());
 
 /** Runs a bash script in `cwd` with $LW the CLI; stdout as bytes. */
@@ -30,6 +33,10 @@ describe('grep and standard input, as rg decides', () => {
     ['/dev/null: the current directory', '$LW grep hello </dev/null', 'a.txt\\t1\\thello\\r\\npats\\t1\\thello\\n', 0],
     ['a closed stdin: the current directory', '$LW grep hello <&-', 'a.txt\\t1\\thello\\r\\npats\\t1\\thello\\n', 0],
     ['patterns from stdin (-f -): the current directory', '$LW grep -f - -F < pats', 'a.txt\\t1\\thello\\r\\npats\\t1\\thello\\n', 0],
+    // grep's rule for -r: a tree, whatever stdin is (a harness's open pipe must not make it wait)
+    ['-r with a pipe: the current directory, as grep -r', 'echo hello | $LW grep -r hello', 'a.txt\\t1\\thello\\r\\npats\\t1\\thello\\n', 0],
+    ['-R with a pipe never opened: the current directory', '$LW grep -R -c hello < <(exec sleep 5 2>/dev/null)', 'a.txt\\t1\\npats\\t1\\n', 0],
+    ['-r with - names stdin itself', 'echo hello | $LW grep -r hello -', '1\\thello\\n', 0],
   ];
   for (const [what, script, out, status] of cases) {
     it(what, () => {
@@ -112,6 +119,12 @@ describe('grep: the flags grep and rg users type', () => {
     // a sed that edits only the text after the second tab leaves the path alone too
     const sed = sh("$LW grep -F new_name . | sed -E ':a; s/^([^\\t]*\\t[0-9]+\\t.*)new_name/\\1NEW/; ta' | $LW replace --rows -; cat old_name/x.ts", tree);
     expect([esc(sed.stdout), sed.status]).toEqual(['call(NEW);\\r\\nNEW = 1;\\n', 0]);
+    // --anchor: the anchor is of the line in the file (what the guard checks), not of the row shown
+    const anchored = sh("$LW grep --anchor -F NEW y.ts --replace N > rows; cat rows; $LW replace y.ts --rows rows; cat y.ts", tree);
+    expect([esc(anchored.stdout), anchored.status, anchored.stderr]).toEqual([`1#${sha8('NEW')}\\tN\\nN\\n`, 0, '']);
+    const stale = sh("$LW grep --anchor -F N y.ts --replace M > rows; echo changed > y.ts; $LW replace y.ts --rows rows; cat y.ts", tree);
+    expect([esc(stale.stdout), stale.status]).toEqual([`1#${sha8('changed')}\\tchanged\\nchanged\\n`, 0]);
+    expect(stale.stderr).toContain('stale edit: line 1 no longer holds the text read');
     const newline = sh("$LW grep x y.ts --replace $'a\\nb'", tree);
     expect([newline.status, newline.stderr]).toEqual([2, 'linewise: --replace TEXT must not hold a line break: a row holds one line; to add lines, use replace FILE START END\n']);
   });
@@ -143,7 +156,10 @@ describe('budgets on the built CLI', () => {
     const nul = sh("$LW grep -l -0 e . --max-rows 1", root);
     expect([esc(nul.stdout), nul.stderr]).toEqual(['./long.txt\\x00', 'linewise: [Read 1 of 2 files. Run the same command with --after ./long.txt:end to go on.]\n']);
     const json = sh("$LW grep 'line [0-9]*0$' many.txt --max-rows 2 --json | tail -n 1", root);
-    expect(JSON.parse(json.stdout.toString()).data.cut_off).toEqual({ rows: 2, shown: 2, total: 3, files: 1, totalFiles: 1, after: 'many.txt:20' });
+    expect(JSON.parse(json.stdout.toString()).data.cut_off).toEqual({ rows: 2, shown: 2, total: 3, files: 1, total_files: 1, after: 'many.txt:20' });
+    // past the count's bound the totals are null, as page's total is
+    const bounded = sh("$LW grep 'line' many.txt --max-rows 2 --count-bytes 1 --json | tail -n 1", root);
+    expect(JSON.parse(bounded.stdout.toString()).data.cut_off).toEqual({ rows: 2, shown: 2, total: null, files: 1, total_files: null, after: 'many.txt:2' });
   });
 
   it('readlines --max-bytes stops before a line that would overflow, and names the command to go on', () => {
@@ -168,6 +184,11 @@ describe('messages that teach', () => {
   const root = dir('messages', { 'f.txt': 'a\nb\nc\nd\n' });
   const cases: [string, string][] = [
     ['$LW grep --max-rowz 3 a f.txt', "linewise: unknown option '--max-rowz' (did you mean --max-rows?)\n"],
+    // a grep or rg option linewise does not take: the reason and what to type, in the same line
+    ['$LW grep -rnP x f.txt', "linewise: unknown option '-P': patterns are JavaScript regular expressions already (lookarounds, \\d, named groups): drop -P\n"],
+    ['$LW grep --type=py x', "linewise: unknown option '--type=py': there are no file types: select files by glob, -g '*.py' (or --include '*.py')\n"],
+    ['$LW grep -N x f.txt', "linewise: unknown option '-N': rows always carry line numbers, so that replace --rows can read them back\n"],
+    ['$LW grep -U x f.txt', "linewise: unknown option '-U': a pattern sees one line at a time; to change a text that spans lines, use replace FILE --old\n"],
     ['$LW readlines f.txt 2-4', 'linewise: START must be a line number, not the range "2-4": write START and END apart, as in linewise readlines f.txt 2 4\n'],
     ['$LW readlines f.txt 2:4', 'linewise: START must be a line number, not the range "2:4": write START and END apart, as in linewise readlines f.txt 2 4\n'],
     ['$LW page f.txt 2', 'linewise: page takes no line number: to start at line 2, linewise page f.txt --offset 1 (the lines to skip), or linewise readlines f.txt 2\n'],

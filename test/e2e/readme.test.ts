@@ -46,7 +46,7 @@ describe('README, for agent builders', () => {
     const actual = commands.map((c) => transcriptOf(c, cwd)).join('');
     expect(esc(actual)).toBe(esc(shown));
     // the error kinds the section promises are all in it
-    for (const s of ['is past the end: the file has', 'binary file (it has a NUL byte)', 'stale edit:', 'was cut by page --max-bytes', 'More lines remain from offset', 'occurs 4 times, starting on lines', 'differs from it only in whitespace', '[Edited app.ts: ', '\\ No newline at end of file', '--anchor']) {
+    for (const s of ['is past the end: the file has', 'binary file (it has a NUL byte)', 'stale edit:', 'was cut by page --max-bytes', 'lines remaining from offset', 'occurs 4 times, starting on lines', 'differs from it only in whitespace', '[Edited app.ts: ', '\\ No newline at end of file', '--anchor']) {
       expect(shown).toContain(s);
     }
   });
@@ -54,6 +54,14 @@ describe('README, for agent builders', () => {
   it('the prompt paragraph names the commands and statuses the transcript shows', () => {
     const prompt = block(readFileSync(`${ROOT}README.md`, 'utf8'), 'agent prompt');
     for (const s of ['linewise grep', 'linewise readlines', 'linewise page', '--expect', 'Exit 3', 'Exit 2', 'exit 1', '[cut]', '--old', '--new', '--receipt', '--anchor', 'No newline at end of file']) expect(prompt).toContain(s);
+  });
+});
+
+describe('README, grep as grep and rg users type it', () => {
+  it('shows every flag issue 13 added in an example command line', () => {
+    const lines = readFileSync(`${ROOT}README.md`, 'utf8').split('\n').filter((l) => l.startsWith('$ linewise grep') || l.includes('| linewise grep'));
+    const flags = ['-q', '-o', '-x', '-s', '-f', '-E', '-r', '-R', '-h', '-H', '--include', '--exclude', '--files-without-match', '--colour', '-c', '-l', '--replace', '--max-rows', '--max-bytes', '--after'];
+    for (const flag of flags) expect(lines.some((l) => new RegExp(`\\s${flag}(\\s|$)`).test(l)), flag).toBe(true);
   });
 });
 

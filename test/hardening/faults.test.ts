@@ -29,6 +29,15 @@ describe('faults: new text is never implicit-empty', () => {
     await refused(['replace', 'f', '2', '--from', '-'], { status: 2, message: EMPTY }, '');
   });
 
+  it("--new-from - on empty standard input: exit 2, nothing written (it used to delete the old text); --new '' deletes", async () => {
+    const f = t.file('f', 'a\nb\nc\n');
+    const message = "standard input is empty, so there is no new text; nothing was written (give --text TEXT or --from FILE; to delete the old text, --new '')";
+    await refused(['replace', 'f', '--old', 'b', '--new-from', '-'], { status: 2, message }, '');
+    await refused(['replace', 'f', '--old', 'b\n', '--new-from', '-'], { status: 2, message });
+    expect((await run(['replace', 'f', '--old', 'b\n', '--new', ''], { cwd: t.dir })).status).toBe(0);
+    expect(esc(fs.readFileSync(f))).toBe('a\\nc\\n');
+  });
+
   it('deleting is said: --delete, or --text \'\'', async () => {
     const f = t.file('f', 'a\r\nb\r\nc\r\n');
     expect((await run(['replace', 'f', '2', '--delete'], { cwd: t.dir })).status).toBe(0);
@@ -91,6 +100,17 @@ describe('faults: the stale guard', () => {
     expect([fs.readFileSync(a, 'utf8'), fs.readFileSync(b, 'utf8')]).toEqual(['X\ny\n', 'p\nQ\n']);
   });
 
+  it('a batch cut short between keeping an original and its rename (simulated: the .orig linked): the re-run names the leftover; once removed, it runs', async () => {
+    const a = t.file('a', 'x\ny\n');
+    t.file('b', 'p\nq\n');
+    fs.linkSync(a, path.join(t.dir, '.a.linewise-0123456789abcdef.orig')); // what a crash at that instant leaves
+    const message = `a: has 2 hard links: ${fs.realpathSync(t.dir)}/.a.linewise-0123456789abcdef.orig is its original, kept by a linewise batch that was cut short (a crash or SIGKILL between two renames) and never removed; remove it and run the edit again`;
+    await refused(['replace', '--rows', '-'], { status: 2, message }, 'a\t1\tX\nb\t2\tQ\n');
+    fs.rmSync(path.join(t.dir, '.a.linewise-0123456789abcdef.orig'));
+    expect((await run(['replace', '--rows', '-'], { cwd: t.dir, stdin: 'a\t1\tX\nb\t2\tQ\n' })).status).toBe(0);
+    expect(fs.readFileSync(a, 'utf8')).toBe('X\ny\n');
+  });
+
   it('a line changed by someone else is still stale (exit 3, the current row on stdout), and so is a deletion run again', async () => {
     const f = t.file('f', 'a\nb\nc\n');
     t.file('before', (await run(['readlines', f, '2', '2'])).stdout);
@@ -141,6 +161,14 @@ describe('faults: option inputs are files, and bounded', () => {
       expect(read).toBeLessThanOrEqual(2 * cap * 2 ** 20);
       expect(fs.readFileSync(path.join(t.dir, 'f'), 'utf8')).toBe('a\n');
     }
+  });
+
+  it('more than a million rows (short rows under the byte cap, which used to reach 10 GB): exit 2, one line, nothing written', async () => {
+    const f = t.file('f', 'a\n');
+    const rows = Buffer.from('1\tx\n'.repeat(1_000_001)); // 4 MB
+    await refused(['replace', 'f', '--rows', '-'], { status: 2, message: '<stdin>: more than 1,000,000 rows, more than one call holds; split the rows into several calls (each call is all or nothing)' }, rows);
+    await refused(['replace', 'f', '1', '--text', 'y', '--expect', '-'], { status: 2, message: '-: more than 1,000,000 rows, more than one call holds; split the rows into several calls (each call is all or nothing)' }, rows);
+    expect(fs.readFileSync(f, 'utf8')).toBe('a\n');
   });
 });
 

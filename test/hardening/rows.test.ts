@@ -136,7 +136,7 @@ describe('rows: hostile file names', () => {
     expect(Object.keys(tree(t.dir))).toEqual([esc('\uFEFFbom')]); // no file "bom" was ever made
   });
 
-  it('names that are not UTF-8: each row names its own file (never a look-alike); replace refuses them, nothing written', async () => {
+  it('names that are not UTF-8: each row names its own file (never a look-alike), and replace edits that very file', async () => {
     put(Buffer.from([0x78, 0xfe]), 'fe\n');
     put(Buffer.from([0x78, 0xff]), 'ff\n');
     put('x\uFFFD', 'fffd\n'); // what Node would have opened for both
@@ -148,11 +148,32 @@ describe('rows: hostile file names', () => {
     expect(l.stdout.toString()).toBe('"./x\\376"\n"./x\\377"\n./x\uFFFD\n');
     const j = await lw(['grep', '--json', 'ff$', '.']);
     expect(j.stdout.toString()).toContain('{"type":"begin","data":{"path":{"bytes":"Li94/w=="}}}');
-    await refused(['--rows', '-'], g.stdout, 2, /^linewise: rows: row 1: the path "\.\/x\\376" is not valid UTF-8, which replace cannot name exactly/);
-    await refused(['--rows', '-', '-0'], z.stdout, 2, /is not valid UTF-8/);
-    // the valid look-alike alone goes back as usual
-    const ok = await lw(['replace', '--rows', '-'], './x\uFFFD\t1\tFFFD\n');
-    expect([ok.status, fs.readFileSync(path.join(t.dir, 'x\uFFFD'), 'utf8')]).toEqual([0, 'FFFD\n']);
+    const before = tree(t.dir);
+    // the identity: nothing rewritten (it used to refuse the whole batch, exit 2)
+    for (const [rows, mode] of [[g.stdout, []], [z.stdout, ['-0']]] as const) {
+      const r = await lw(['replace', '--rows', '-', ...mode], rows);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(tree(t.dir)).toEqual(before);
+    }
+    // one row edited, in text rows and under -0: that file only, by its own bytes
+    for (const [rows, mode] of [[g.stdout, []], [z.stdout, ['-0']]] as const) {
+      const r = await lw(['replace', '--rows', '-', ...mode], Buffer.from(rows.toString('latin1').replace('\tff\n', '\tFF\n'), 'latin1'));
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(tree(t.dir)).toEqual({ ...before, [esc(Buffer.from([0x78, 0xff]))]: 'FF\\n' });
+      put(Buffer.from([0x78, 0xff]), 'ff\n');
+    }
+    expect(tree(t.dir)).toEqual(before);
+  });
+
+  it('a link to a name that is not UTF-8 is written through to that file, never to its look-alike', async () => {
+    put(Buffer.from([0x78, 0xff]), 'real\n');
+    put('x\uFFFD', 'look-alike\n');
+    fs.symlinkSync(Buffer.from([0x78, 0xff]), path.join(t.dir, 'link'));
+    const r = await lw(['replace', 'link', '1', '--text', 'EDITED']);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(fs.readFileSync(Buffer.from(`${t.dir}/x\xff`, 'latin1'), 'latin1')).toBe('EDITED\n');
+    expect(fs.readFileSync(path.join(t.dir, 'x\uFFFD'), 'utf8')).toBe('look-alike\n'); // it was the one written
+    expect(fs.lstatSync(path.join(t.dir, 'link')).isSymbolicLink()).toBe(true);
   });
 
   it('-l and -c quote a path as messages do; -0 prints it as it is', async () => {
@@ -163,6 +184,9 @@ describe('rows: hostile file names', () => {
     expect(esc((await lw(['grep', '-l', '-0', 'x', '.'])).stdout)).toBe(esc('./12\0./a\tb\0'));
     const missing = await lw(['readlines', 'no\tsuch', '1']);
     expect(missing.stderr).toBe('linewise: "no\\tsuch": no such file or directory\n');
+    // a value a message repeats (here an --encoding with a line break) never starts a second line
+    const value = await lw(['readlines', '--encoding', 'x\ny', 'no\tsuch', '1']);
+    expect([value.status, value.stderr]).toEqual([2, 'linewise: unknown encoding \'x\\ny\'; "linewise encodings" lists the names --encoding accepts\n']);
   });
 });
 
@@ -256,6 +280,31 @@ describe('rows: decodings replace was not given', () => {
     expect([ok.status, esc(fs.readFileSync(path.join(t.dir, 'l1')))]).toEqual([0, 'CAF\\xc9\\nna\\xefve\\n']);
   });
 
+  it('a row bringing UTF-8 into an ASCII line of a file that is not UTF-8 (read with --encoding, the line cannot tell): exit 2, nothing written', async () => {
+    put('l1', Buffer.from('abc\ncaf\xe9\n', 'latin1'));
+    put('sj', Buffer.from([0x61, 0x62, 0x63, 0x0a, 0x93, 0xfa, 0x96, 0x7b, 0x0a])); // abc, 日本 in Shift_JIS
+    const message = (at: number) =>
+      new RegExp(`^linewise: (l1|sj): row 1: the row brings UTF-8 text into line 1, but the file is not valid UTF-8 \\(at byte ${at}\\): .*--encoding latin1\\), or, to write UTF-8 there on purpose, replace the line as a range .*; nothing was written\n$`);
+    for (const anchor of [[], ['--anchor']]) {
+      const l1 = (await lw(['readlines', 'l1', '1', '1', '--encoding', 'latin1', ...anchor])).stdout.toString();
+      await refused(['l1', '--rows', '-'], l1.replace('abc', 'été'), 2, message(7)); // it used to write "été" in UTF-8
+      const sj = (await lw(['readlines', 'sj', '1', '1', '--encoding', 'shift_jis', ...anchor])).stdout.toString();
+      await refused(['sj', '--rows', '-'], sj.replace('abc', '日'), 2, message(4));
+    }
+    // with the encoding: written in it
+    const ok = await lw(['replace', 'l1', '--rows', '-', '--encoding', 'latin1'], '1\tété\n');
+    expect([ok.status, esc(fs.readFileSync(path.join(t.dir, 'l1')))]).toEqual([0, '\\xe9t\\xe9\\ncaf\\xe9\\n']);
+    // a UTF-8 file takes it; so does a line already beyond ASCII (it tells); a range edit is UTF-8 on purpose
+    put('u', 'abc\ncafé\n');
+    expect((await lw(['replace', 'u', '--rows', '-'], '1\tété\n')).status).toBe(0);
+    expect(fs.readFileSync(path.join(t.dir, 'u'), 'utf8')).toBe('été\ncafé\n');
+    put('mixed', Buffer.concat([Buffer.from('café\nabc\n'), Buffer.from([0xff, 0x0a])]));
+    expect((await lw(['replace', 'mixed', '--rows', '-'], '1\tcafés\n')).status).toBe(0);
+    await refused(['mixed', '--rows', '-'], '2\tabé\n', 2, /the row brings UTF-8 text into line 2, but the file is not valid UTF-8 \(at byte 11\)/);
+    expect((await lw(['replace', 'mixed', '2', '--text', 'abé'])).status).toBe(0);
+    expect(esc(fs.readFileSync(path.join(t.dir, 'mixed')))).toBe(esc(Buffer.concat([Buffer.from('cafés\nabé\n'), Buffer.from([0xff, 0x0a])])));
+  });
+
   it('under --expect and anchors, a mismatch the missing encoding explains is exit 2, not a stale edit', async () => {
     put('l1', Buffer.from('caf\xe9\nplain\n', 'latin1'));
     fs.writeFileSync(path.join(t.dir, '..', `${path.basename(t.dir)}-before`), (await lw(['readlines', 'l1', '1', '1', '--encoding', 'latin1'])).stdout);
@@ -327,6 +376,21 @@ describe('rows: everything else a rows input can hold', () => {
     // different lines through two spellings are one plan: both applied, in one write
     const r = await lw(['replace', '--rows', '-'], 'a\t1\tONE\nln\t2\tTWO\n');
     expect([r.status, fs.readFileSync(path.join(t.dir, 'a'), 'latin1'), fs.lstatSync(path.join(t.dir, 'ln')).isSymbolicLink()]).toEqual([0, 'ONE\nTWO\n', true]);
+  });
+
+  it('under --null, a name that is all decoration ("\\ No newline at end of file<LF>") leaves an empty path after it: its own row, never refused as empty', async () => {
+    // the counterexample fast-check found: the row of that file reads as a marker, then a row whose path is ""
+    put('--', '\n');
+    put('\\ No newline at end of file\n', '\n');
+    const g = await lw(['grep', '-0', '-H', '']);
+    expect(esc(g.stdout)).toBe(esc('--\x001\t\n\\ No newline at end of file\n\x001\t\n'));
+    const before = tree(t.dir);
+    const r = await lw(['replace', '--rows', '-', '-0'], g.stdout);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(tree(t.dir)).toEqual(before);
+    // with no such file, the empty path is refused as one
+    fs.rmSync(path.join(t.dir, '\\ No newline at end of file\n'));
+    await refused(['--rows', '-', '-0'], g.stdout, 2, /^linewise: rows: row 3: the path is empty: a row names a file before its line number\n$/);
   });
 
   it('under --null, a decoration line that could begin the next path is refused when that file exists', async () => {

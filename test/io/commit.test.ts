@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commitTestHooks } from '../../src/io/commit.js';
-import { run, tempDir } from '../helpers.js';
+import { esc, run, tempDir } from '../helpers.js';
 import { checkRefusal, snapshot } from '../hardening/refusals.js';
 
 const BIN = fileURLToPath(new URL('../../bin/linewise.js', import.meta.url));
@@ -63,6 +63,23 @@ describe('checked before any rename', () => {
     // a private mount namespace: the bind mount exists for this one command only
     const r = spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind src b && exec "$0" "$@"', process.execPath, BIN, 'replace', '--rows', 'rows'], { cwd: t.dir });
     checkRefusal(r.status, r.stdout, r.stderr.toString(), { status: 2, message: 'b: cannot be replaced: it is a mount point (a file mounted over this name); edit the file mounted there; nothing was written' });
+    expect(snapshot(t.dir)).toEqual(before);
+  });
+
+  it.runIf(unshare)('one file through a directory bind-mounted at two places is one file: both rows applied at once, a clash refused', () => {
+    fs.mkdirSync(path.join(t.dir, 'A'));
+    fs.mkdirSync(path.join(t.dir, 'B'));
+    const f = t.file('A/f', 'one\ntwo\n');
+    // A/f and B/f differ even as real paths; only device and inode tell they are one file (it
+    // used to be two plans: each waited 10 s on the other's lock, then exit 3 naming its own pid)
+    const inNamespace = (rows: string) =>
+      spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind A B && exec "$0" "$@"', process.execPath, BIN, 'replace', '--rows', '-'], { cwd: t.dir, input: rows });
+    const r = inNamespace('A/f\t1\tONE\nB/f\t2\tTWO\n');
+    expect([r.status, r.stderr.toString()]).toEqual([0, '']);
+    expect(esc(fs.readFileSync(f))).toBe('ONE\\nTWO\\n');
+    const before = snapshot(t.dir);
+    const clash = inNamespace('A/f\t1\tuno\nB/f\t1\tdos\n');
+    checkRefusal(clash.status, clash.stdout, clash.stderr.toString(), { status: 2, message: 'A/f: row 1 (line 1) and row 2 (line 1) both edit the same lines; every line may be edited once per call' });
     expect(snapshot(t.dir)).toEqual(before);
   });
 

@@ -147,6 +147,16 @@ describe('lock', () => {
     expect((e as LinewiseError).exitCode).toBe(3);
   });
 
+  it('names the lock quoted in its messages: a directory whose name holds a line break stays one line', async () => {
+    const d = path.join(dir(), 'd\nx');
+    fs.mkdirSync(d);
+    fs.writeFileSync(path.join(d, 'f'), 'x\n');
+    plantLock(d, 'f', process.pid);
+    const e = await lock(resolveTarget(path.join(d, 'f'), d), undefined, 10).catch((x: unknown) => x);
+    const shown = `"${fs.realpathSync(d).replace('\n', '\\n')}/.f.linewise.lock"`;
+    expect((e as LinewiseError).message).toBe(`another linewise (pid ${process.pid}) has held the lock ${shown} for 0.01 s; nothing was written. Retry later; if pid ${process.pid} is not a linewise editing this file, remove ${shown} and retry`);
+  });
+
   it('names: unique per target and within 255 bytes whatever the script, even for names that share 240 bytes', async () => {
     const d = dir();
     const names = ['漢'.repeat(80) + 'a', '漢'.repeat(80) + 'b', 'é'.repeat(126) + 'x', 'é'.repeat(126) + 'y', 'short'];

@@ -1,5 +1,6 @@
 // Properties of rows over hostile file names: for random names (tabs, newlines, carriage returns,
-// quotes, backslashes, leading dashes and U+FEFF, digits, what a decoration looks like) and random
+// quotes, backslashes, leading dashes and U+FEFF, digits, bytes that are not UTF-8, what a
+// decoration looks like) and random
 // contents, `grep | replace --rows -` is the identity, and an edited row edits its own line only;
 // in text rows and under -0, with and without anchors.
 
@@ -7,17 +8,22 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pathToBytes } from '../../src/core/path-names.js';
 import { esc, referenceLines, run, tempDir, tree } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-/** Pieces of a name: what a row or a decoration is made of; never "/", NUL or "@" (the tokens below). */
-const piece = fc.constantFrom('a', 'b', '1', '12', '\t', '\n', '\r', '"', '\\', '-', ' ', '#', '#abcd', '[cut]', '--', '\uFEFF', 'é', '\\ No newline at end of file', '[Read 1 line (lines 1-1). More lines remain from offset 1.]', '\x01');
+/**
+ * Pieces of a name: what a row or a decoration is made of; never "/", NUL or "@" (the tokens
+ * below). '\uDCFF' and '\uDCFE' stand for the raw bytes 0xFF and 0xFE (see core/path-names.ts),
+ * next to the look-alike U+FFFD.
+ */
+const piece = fc.constantFrom('a', 'b', '1', '12', '\t', '\n', '\r', '"', '\\', '-', ' ', '#', '#abcd', '[cut]', '--', '\uFEFF', 'é', '\uDCFF', '\uDCFE', '\uFFFD', '\\ No newline at end of file', '[Read 1 line (lines 1-1). More lines remain from offset 1.]', '\x01');
 const name = fc
   .array(piece, { minLength: 1, maxLength: 4 })
   .map((p) => p.join(''))
-  .filter((n) => !n.startsWith('.') && Buffer.byteLength(n) < 200); // hidden files are not walked
+  .filter((n) => !n.startsWith('.') && pathToBytes(n).length < 200); // hidden files are not walked
 
 /** Line text: never "\n"; "\r", tabs, digits and bytes that are not UTF-8 included. */
 const text = fc.array(fc.constantFrom('x', ' ', '\t', '3\t', '\r', 'é', '\xff', '"'), { maxLength: 5 }).map((p) => p.join(''));
@@ -41,7 +47,7 @@ let seq = 0;
 function makeTree(specs: Spec[]): string {
   const dir = path.join(tmp.dir, `t${seq++}`);
   fs.mkdirSync(dir);
-  specs.forEach((f, i) => fs.writeFileSync(path.join(dir, f.name), contentOf(f, i)));
+  specs.forEach((f, i) => fs.writeFileSync(pathToBytes(path.join(dir, f.name)), contentOf(f, i)));
   return dir;
 }
 
@@ -54,13 +60,13 @@ describe('properties of rows over hostile file names', () => {
       fc.asyncProperty(files, modes, async (specs, m) => {
         const dir = makeTree(specs);
         const before = tree(dir);
-        const inodes = specs.map((f) => fs.statSync(path.join(dir, f.name)).ino);
+        const inodes = specs.map((f) => fs.statSync(pathToBytes(path.join(dir, f.name))).ino);
         const g = await run(['grep', '-H', ...flags(m), ''], { cwd: dir });
         expect([g.status, g.stderr]).toEqual([0, '']);
         const r = await run(['replace', '--rows', '-', ...(m.nul ? ['-0'] : [])], { cwd: dir, stdin: g.stdout });
         expect([r.status, r.stderr]).toEqual([0, '']);
         expect(tree(dir)).toEqual(before);
-        expect(specs.map((f) => fs.statSync(path.join(dir, f.name)).ino)).toEqual(inodes);
+        expect(specs.map((f) => fs.statSync(pathToBytes(path.join(dir, f.name))).ino)).toEqual(inodes);
       }),
       { numRuns: 60 },
     );
@@ -89,8 +95,8 @@ describe('properties of rows over hostile file names', () => {
         expect([r.status, r.stderr]).toEqual([0, '']);
         const after = tree(dir);
         const changed = Object.keys(after).filter((key) => after[key] !== before[key]);
-        expect(changed).toEqual([esc(f.name)]);
-        const lines = referenceLines(fs.readFileSync(path.join(dir, f.name)));
+        expect(changed).toEqual([esc(pathToBytes(f.name))]);
+        const lines = referenceLines(fs.readFileSync(pathToBytes(path.join(dir, f.name))));
         const want = referenceLines(contentOf(f, i));
         const end = want[k - 1]!.subarray(want[k - 1]!.length - (want[k - 1]!.at(-1) !== 10 ? 0 : want[k - 1]!.at(-2) === 13 ? 2 : 1));
         want[k - 1] = Buffer.concat([Buffer.from(`@E@${newText}`, 'latin1'), end]);

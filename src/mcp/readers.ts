@@ -1,0 +1,72 @@
+// read_lines and page: the engine's reads into the CLI's row printers (text and --json at once),
+// then the CLI's footer and summary record.
+
+import type { RowSink } from '../core/read-range.js';
+import { loadEncoding } from '../engine/encodings.js';
+import { pageTo, readLinesTo } from '../engine/read.js';
+import { anchorOf } from '../engine/results.js';
+import { JsonRows, writeRecord } from '../format/json.js';
+import { pageFooterOf, pageRecord, readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
+import { TextRows } from '../format/rows.js';
+import type { ToolOutput } from './result.js';
+import { BOUNDS } from './tools.js';
+
+/** Rows to both printers. */
+class BothRows implements RowSink {
+  constructor(
+    private readonly a: RowSink,
+    private readonly b: RowSink,
+  ) {}
+  row(line: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    this.a.row(line, buf, start, end, ends);
+    this.b.row(line, buf, start, end, ends);
+  }
+  cutRow(line: number, buf: Buffer, start: number, end: number): void {
+    this.a.cutRow(line, buf, start, end);
+    this.b.cutRow(line, buf, start, end);
+  }
+}
+
+function rowsOf(out: ToolOutput, path: string, anchored: boolean | undefined): RowSink {
+  const anchor = anchored ? anchorOf : undefined;
+  return new BothRows(new TextRows(out.text.out, out.text.rowStyle, anchor), new JsonRows(out.json.out, path, anchor));
+}
+
+export interface ReadArgs {
+  path: string;
+  start: number;
+  end?: number;
+  anchor?: boolean;
+  encoding?: string;
+  max_bytes?: number;
+}
+
+export async function readLinesTool(out: ToolOutput, a: ReadArgs, cwd: string): Promise<void> {
+  if (a.encoding !== undefined) await loadEncoding(a.encoding);
+  const maxBytes = a.max_bytes ?? BOUNDS.maxBytes;
+  const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd });
+  for (const note of r.notes) out.note(note, r.path);
+  writeRecord(out.json.out, readlinesRecord(r));
+  const footer = readlinesFooterOf(r, a.end, maxBytes, a.encoding);
+  if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
+}
+
+export interface PageArgs {
+  path: string;
+  offset?: number;
+  limit?: number;
+  last?: number;
+  anchor?: boolean;
+  encoding?: string;
+  max_bytes?: number;
+}
+
+export async function pageTool(out: ToolOutput, a: PageArgs, cwd: string): Promise<void> {
+  if (a.encoding !== undefined) await loadEncoding(a.encoding);
+  const window = a.last === undefined ? { offset: a.offset ?? 0, limit: a.limit ?? BOUNDS.pageLimit } : { last: a.last, ...(a.offset !== undefined ? { offset: a.offset } : {}), ...(a.limit !== undefined ? { limit: a.limit } : {}) };
+  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.max_bytes ?? BOUNDS.maxBytes, cwd });
+  for (const note of r.notes) out.note(note, r.path);
+  writeRecord(out.json.out, pageRecord(r));
+  const footer = pageFooterOf(r, a.encoding);
+  if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
+}

@@ -1,0 +1,215 @@
+// linewise mcp through the SDK's own client over stdio: the tool list, each tool's text and
+// structured results against the CLI's own output, and edits of CRLF, no-final-newline, latin1
+// and BOM files compared byte for byte on disk.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esc, FIXTURES, tempDir, writeTree } from '../helpers.js';
+import { cli, connect, records, type Session } from './mcp-client.js';
+
+const FILES = ['crlf.txt', 'no-final-newline.txt', 'latin1.txt', 'bom-utf8.txt'];
+const READERS = ['read_lines', 'page', 'grep'];
+const WRITERS = ['replace_lines', 'replace_rows', 'replace_text'];
+
+const tmp = tempDir();
+const root = tmp.dir;
+let s: Session;
+
+/** A fresh copy of the fixtures in `root/<name>/`. */
+let copies = 0;
+function fixtures(): string {
+  const dir = `set${copies++}`;
+  fs.mkdirSync(path.join(root, dir));
+  for (const f of FILES) fs.copyFileSync(path.join(FIXTURES, f), path.join(root, dir, f));
+  return dir;
+}
+const bytes = (rel: string) => fs.readFileSync(path.join(root, rel));
+
+beforeAll(async () => {
+  s = await connect(['--root', root], root);
+});
+afterAll(async () => {
+  await s.close();
+  tmp.cleanup();
+});
+
+describe('linewise mcp: the tools', () => {
+  it('lists the six tools with described arguments, the loop in each description, and their annotations', async () => {
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([...READERS, ...WRITERS]);
+    for (const t of tools) {
+      expect(t.description, t.name).toContain('The loop: grep to find, read_lines to read the range around a hit, then replace_lines');
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.inputSchema.additionalProperties, t.name).toBe(false);
+      const props = Object.entries(t.inputSchema.properties ?? {}) as [string, { description?: string }][];
+      expect(props.length, t.name).toBeGreaterThanOrEqual(3);
+      for (const [name, p] of props) expect(p.description?.length ?? 0, `${t.name}.${name}`).toBeGreaterThan(10);
+      expect(t.annotations?.readOnlyHint, t.name).toBe(READERS.includes(t.name));
+      expect(t.annotations?.destructiveHint === true, t.name).toBe(WRITERS.includes(t.name));
+    }
+    const schema = (n: string) => tools.find((t) => t.name === n)!.inputSchema;
+    expect(schema('read_lines').required).toEqual(['path', 'start']);
+    expect(Object.keys(schema('grep').properties!)).toEqual(expect.arrayContaining(['pattern', 'paths', 'fixed_strings', 'ignore_case', 'word', 'context', 'glob', 'max_rows', 'max_bytes', 'anchor']));
+    expect(Object.keys(schema('replace_rows').properties!)).toEqual(expect.arrayContaining(['rows', 'expect', 'dry_run']));
+  });
+
+  for (const f of FILES) {
+    const enc = f === 'latin1.txt' ? ['--encoding', 'latin1'] : [];
+    const encoding = enc.length ? { encoding: 'latin1' } : {};
+    it(`read_lines and page on ${f}: the CLI's rows, footer and --json records`, async () => {
+      const dir = fixtures();
+      const rel = `${dir}/${f}`;
+      const r = await s.call('read_lines', { path: rel, start: 1, ...encoding });
+      const c = cli(['readlines', rel, '1', '--max-bytes', '65536', ...enc], root);
+      expect(r.isError).toBe(false);
+      expect(esc(r.texts[0]!)).toBe(esc(c.stdout));
+      expect(r.records).toEqual(records(cli(['readlines', rel, '1', '--max-bytes', '65536', '--json', ...enc], root).stdout));
+      const p = await s.call('page', { path: rel, limit: 1, ...encoding });
+      expect(esc(p.texts[0]!)).toBe(esc(cli(['page', rel, '--limit', '1', ...enc], root).stdout));
+      expect(p.records).toEqual(records(cli(['page', rel, '--limit', '1', '--json', ...enc], root).stdout));
+    });
+  }
+
+  it('read_lines of a latin1 file without its encoding: the bytes exact in structuredContent, a note in the text', async () => {
+    const dir = fixtures();
+    const r = await s.call('read_lines', { path: `${dir}/latin1.txt`, start: 1 });
+    expect(r.records[0]).toMatchObject({ line_number: 1, bytes: Buffer.from('caf\xe9', 'latin1').toString('base64'), terminator: '\n' });
+    expect(r.texts[1]).toContain('not UTF-8, shown here as U+FFFD');
+  });
+
+  it('walks a file page by page to its end by the footers: every line once, no footer on the last page', async () => {
+    const lines = Array.from({ length: 11 }, (_, i) => `line ${i + 1}${i % 2 ? '\r\n' : '\n'}`);
+    writeTree(root, { 'walk.txt': lines.join('') });
+    let offset: number | undefined = 0;
+    let rows = '';
+    let pages = 0;
+    while (offset !== undefined) {
+      const p = await s.call('page', { path: 'walk.txt', offset, limit: 4 });
+      expect(esc(p.texts[0]!)).toBe(esc(cli(['page', 'walk.txt', '--offset', String(offset), '--limit', '4'], root).stdout));
+      const footer = /\n\[Read .* from offset (\d+)\.\]\n$/.exec(p.texts[0]!);
+      rows += footer ? p.texts[0]!.slice(0, footer.index) : p.texts[0]!; // the rows, without the blank line and footer
+      const summary = p.records.at(-1)!;
+      offset = footer ? Number(footer[1]) : undefined;
+      expect(summary.next_offset ?? undefined).toBe(offset);
+      pages++;
+    }
+    expect(pages).toBe(3);
+    expect(esc(rows)).toBe(esc(lines.map((l, i) => `${i + 1}\t${l}`).join('')));
+  });
+
+  it('grep over a directory: the CLI\'s rows and ripgrep-shaped records; its footer and after go on', async () => {
+    const dir = fixtures();
+    const g = await s.call('grep', { pattern: 'a', paths: [dir] });
+    expect(esc(g.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', 'a', dir], root).stdout));
+    expect(g.records).toEqual(records(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', '--json', 'a', dir], root).stdout));
+    const cut = await s.call('grep', { pattern: 'a', paths: [dir], max_rows: 1 });
+    const after = /--after (\S+) to go on/.exec(cut.texts[0]!)![1]!;
+    expect(esc(cut.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '1', '--max-bytes', '65536', 'a', dir], root).stdout));
+    const next = await s.call('grep', { pattern: 'a', paths: [dir], max_rows: 1, after });
+    expect(esc(next.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '1', '--max-bytes', '65536', '--after', after, 'a', dir], root).stdout));
+    const none = await s.call('grep', { pattern: 'zzz-nothing', paths: [dir] });
+    expect(none).toMatchObject({ isError: false, status: 1 });
+  });
+
+  it('replace_lines keeps each file\'s bytes: CRLF stays CRLF, no final newline stays none, latin1 and the BOM kept', async () => {
+    const dir = fixtures();
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['crlf.txt', { start: 2, text: 'BETA\n' }, 'alpha\r\nBETA\r\ngamma\r\n'],
+      ['no-final-newline.txt', { start: 2, text: 'SECOND\n' }, 'first\nSECOND'],
+      ['latin1.txt', { start: 1, text: 'CAFÉ', encoding: 'latin1' }, 'CAF\xc9\nna\xefve\n'],
+      ['bom-utf8.txt', { start: 1, text: 'HELLO' }, '\xef\xbb\xbfHELLO\r\nworld\r\n'],
+    ];
+    for (const [f, edit, after] of cases) {
+      const r = await s.call('replace_lines', { path: `${dir}/${f}`, ...edit });
+      expect(r.isError, `${f}: ${r.texts.join(' ')}`).toBe(false);
+      expect(esc(bytes(`${dir}/${f}`)), f).toBe(esc(Buffer.from(after, 'latin1')));
+      expect(r.texts[0], f).toMatch(/\n\[Edited .*: line \d -> \d; no other line moved\.\]\n$/);
+      expect(r.records[0]).toMatchObject({ type: 'file', written: true, changed: true });
+    }
+  });
+
+  it('replace_rows applies grep\'s rows with their text edited, in several files at once; a dry run writes nothing', async () => {
+    const dir = fixtures();
+    const g = await s.call('grep', { pattern: '^(alpha|first)$', paths: [dir] });
+    const rows = g.texts[0]!.replace('\talpha\r\n', '\tALPHA\r\n').replace('\tfirst\n', '\tFIRST\n');
+    const before = { crlf: bytes(`${dir}/crlf.txt`), nfn: bytes(`${dir}/no-final-newline.txt`) };
+    const dry = await s.call('replace_rows', { rows, dry_run: true });
+    expect(dry.texts[0]).toContain('-alpha\r\n+ALPHA\r\n');
+    expect(bytes(`${dir}/crlf.txt`)).toEqual(before.crlf);
+    const r = await s.call('replace_rows', { rows });
+    expect(r.isError, r.texts.join(' ')).toBe(false);
+    expect(esc(bytes(`${dir}/crlf.txt`))).toBe('ALPHA\\r\\nbeta\\r\\ngamma\\r\\n');
+    expect(esc(bytes(`${dir}/no-final-newline.txt`))).toBe('FIRST\\nsecond');
+    // rows without paths (from read_lines) name their file with path; the BOM stays
+    const one = await s.call('read_lines', { path: `${dir}/bom-utf8.txt`, start: 2, end: 2 });
+    const w = await s.call('replace_rows', { path: `${dir}/bom-utf8.txt`, rows: one.texts[0]!.replace('world', 'WORLD') });
+    expect(w.isError).toBe(false);
+    expect(esc(bytes(`${dir}/bom-utf8.txt`))).toBe('\\xef\\xbb\\xbfhello\\r\\nWORLD\\r\\n');
+    // a latin1 file: rows read with its encoding, edited, written back in it
+    const l = await s.call('read_lines', { path: `${dir}/latin1.txt`, start: 1, end: 1, encoding: 'latin1' });
+    expect(l.texts[0]).toBe('1\tcafé\n');
+    const lw = await s.call('replace_rows', { path: `${dir}/latin1.txt`, rows: l.texts[0]!.replace('café', 'crème'), encoding: 'latin1' });
+    expect(lw.isError, lw.texts.join(' ')).toBe(false);
+    expect(esc(bytes(`${dir}/latin1.txt`))).toBe('cr\\xe8me\\nna\\xefve\\n');
+  });
+
+  it('replace_text matches "\\n" against CRLF and writes CRLF; latin1 by its encoding; none or several: an error, nothing written', async () => {
+    const dir = fixtures();
+    const r = await s.call('replace_text', { path: `${dir}/crlf.txt`, old: 'alpha\nbeta', new: 'ALPHA\nBETA' });
+    expect(r.isError, r.texts.join(' ')).toBe(false);
+    expect(esc(bytes(`${dir}/crlf.txt`))).toBe('ALPHA\\r\\nBETA\\r\\ngamma\\r\\n');
+    await s.call('replace_text', { path: `${dir}/latin1.txt`, old: 'naïve', new: 'NAÏVE', encoding: 'latin1' });
+    expect(esc(bytes(`${dir}/latin1.txt`))).toBe('caf\\xe9\\nNA\\xcfVE\\n');
+    await s.call('replace_text', { path: `${dir}/no-final-newline.txt`, old: 'second', new: 'last' });
+    expect(esc(bytes(`${dir}/no-final-newline.txt`))).toBe('first\\nlast');
+    await s.call('replace_text', { path: `${dir}/bom-utf8.txt`, old: 'hello\nworld', new: 'HELLO\nWORLD' });
+    expect(esc(bytes(`${dir}/bom-utf8.txt`))).toBe('\\xef\\xbb\\xbfHELLO\\r\\nWORLD\\r\\n');
+    const before = bytes(`${dir}/bom-utf8.txt`);
+    const missing = await s.call('replace_text', { path: `${dir}/bom-utf8.txt`, old: 'hello', new: 'x' });
+    expect(missing).toMatchObject({ isError: true, status: 3 });
+    expect(missing.texts[0]).toMatch(/^linewise: .*bom-utf8\.txt: /);
+    expect(missing.texts[1]).toBe('1\tHELLO\r\n'); // the near match, as the CLI prints it
+    writeTree(root, { [`${dir}/twice.txt`]: 'x = 1\ny = 2\nx = 1\n' });
+    const twice = await s.call('replace_text', { path: `${dir}/twice.txt`, old: 'x = 1', new: 'x = 9' });
+    expect(twice).toMatchObject({ isError: true, status: 2 });
+    expect(bytes(`${dir}/bom-utf8.txt`)).toEqual(before);
+    expect(bytes(`${dir}/twice.txt`).toString()).toBe('x = 1\ny = 2\nx = 1\n');
+  });
+
+  it('a stale edit (expect no longer holds) is an error result with the current lines, and the file stays as it was', async () => {
+    const dir = fixtures();
+    const rel = `${dir}/crlf.txt`;
+    const read = await s.call('read_lines', { path: rel, start: 2, end: 2 });
+    fs.writeFileSync(path.join(root, rel), 'alpha\r\nBETA (changed by someone else)\r\ngamma\r\n');
+    const before = bytes(rel);
+    const r = await s.call('replace_lines', { path: rel, start: 2, text: 'mine\n', expect: read.texts[0] });
+    expect(r).toMatchObject({ isError: true, status: 3, error: { code: 'stale' } });
+    expect(r.texts[0]).toBe(`linewise: ${rel}: stale edit: line 2 no longer holds the text read; nothing was written; the current lines are shown below: read again and retry`);
+    expect(esc(r.texts[1]!)).toBe('2\\tBETA (changed by someone else)\\r\\n');
+    expect(r.records[0]).toMatchObject({ type: 'stale', line_number: 2, text: 'BETA (changed by someone else)' });
+    expect(bytes(rel)).toEqual(before);
+    const rows = await s.call('replace_rows', { path: rel, rows: '2\tmine\r\n', expect: read.texts[0] });
+    expect(rows).toMatchObject({ isError: true, status: 3 });
+    expect(bytes(rel)).toEqual(before);
+  });
+
+  it('a bad call is an error result in one line, and the server goes on', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['read_lines', { path: 'walk.txt' }, 'linewise: read_lines needs "start": the first line (1-based)'],
+      ['read_lines', { path: 'walk.txt', start: 'one' }, 'linewise: start must be a number, not "one"'],
+      ['read_lines', { path: 'walk.txt', start: 99 }, 'linewise: walk.txt: line 99 is past the end: the file has 11 lines'],
+      ['page', { path: 'walk.txt', colour: true }, 'linewise: page has no argument "colour"; its arguments are path, offset, limit, last, anchor, encoding, max_bytes'],
+      ['grep', { pattern: '(' }, 'linewise: '],
+      ['read_lines', { path: 'missing.txt', start: 1 }, 'linewise: missing.txt: no such file or directory'],
+      ['read_lines', { path: '.', start: 1 }, 'linewise: .: is a directory, not a file; the server reads regular files only'],
+      ['no_such_tool', {}, 'linewise: no tool "no_such_tool": the tools are read_lines, page, grep, replace_lines, replace_rows, replace_text'],
+    ];
+    for (const [tool, args, message] of cases) {
+      const r = await s.call(tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(r.texts[0]!.startsWith(message), r.texts[0]).toBe(true);
+      expect(r.texts[0]).not.toContain('\n');
+    }
+    expect((await s.call('read_lines', { path: 'walk.txt', start: 1, end: 1 })).texts[0]).toBe('1\tline 1\n');
+  });
+});
