@@ -39,7 +39,8 @@ function makeCacheDir() {
       fs.mkdirSync(at, { mode: 0o700 });
       st = fs.lstatSync(at);
     }
-    return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0 ? at : undefined;
+    // (Without user ids, on Windows, the temporary directory is the user's own.)
+    return st.isDirectory() && (uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0)) ? at : undefined;
   } catch {
     return undefined; // no temporary directory, or not writable: run without a cache
   }
