@@ -10,6 +10,7 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lazyChildProcess } from './esbuild-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist-bin');
@@ -39,7 +40,7 @@ const workerSource = {
   },
 };
 const script = join(work, 'linewise.cjs');
-await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource] });
+await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, lazyChildProcess] });
 
 // 2. A Node binary of exactly this version. process.execPath is not always usable (a distro
 //    build may link a shared libnode, another may be a shim), so the official build comes from

@@ -5,7 +5,7 @@
 // Why one reused buffer and synchronous reads: a fresh Buffer or an `await` per chunk or per
 // line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
 
-import { countLF, type NewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
+import { countLF, type NewlineCounter, pooledNewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
 import { LineGatherer } from './pieces.js';
 
 
@@ -86,9 +86,16 @@ export class LineScanner {
     size = DEFAULT_BUFFER_SIZE,
   ) {
     if (size < 16) throw new RangeError('LineScanner buffer must hold at least 16 bytes');
-    // A plain buffer: a kernel instance costs ~0.2 ms, too much for every one of thousands of
-    // small files; the buffer moves into a kernel only when a long skip makes it pay.
-    this.buf = Buffer.allocUnsafe(size);
+    // A kernel a scanner before this one gave back (grep over a tree: one per file, so no file
+    // allocates a buffer), else a plain buffer: a new kernel instance costs ~0.2 ms, too much for
+    // every one of thousands of small files; the buffer moves into a kernel only when a long skip
+    // makes it pay.
+    const pooled = pooledNewlineCounter(size);
+    if (pooled !== undefined) {
+      this.simd = pooled;
+      this.kernel = pooled.count;
+      this.buf = pooled.buffer;
+    } else this.buf = Buffer.allocUnsafe(size);
     this.view = this.buf.subarray(0, 0);
   }
 
@@ -121,6 +128,16 @@ export class LineScanner {
   /** Offset in the input of the next byte not yet handed on or skipped. */
   get offset(): number {
     return this.base + this.pos;
+  }
+
+  /** The size of the buffer: a skip bounded by fewer bytes than this may return without reading. */
+  get bufferSize(): number {
+    return this.buf.length;
+  }
+
+  /** True when `offset` is where a line starts: no part of the current line was handed on or skipped. */
+  get atLineStart(): boolean {
+    return !this.midLine;
   }
 
   /**
@@ -264,8 +281,9 @@ export class LineScanner {
     for (;;) {
       // Fast path, for long skips: when the rest of the buffer holds fewer lines than are left
       // to skip, count them all at once and jump past the last "\n" (one kernel call per buffer,
-      // not one indexOf per line). Short skips go line by line and never pay for a kernel.
-      if (this.kernel === undefined && maxLines - lines > KERNEL_FROM_LINES) this.moveIntoKernel();
+      // not one indexOf per line). Short skips go line by line and never pay for a kernel, nor
+      // does an input that fits in the buffer (the first kernel in a process compiles it).
+      if (this.kernel === undefined && maxLines - lines > KERNEL_FROM_LINES && this.end === this.buf.length) this.moveIntoKernel();
       const view = this.view;
       const ahead = this.kernel ? this.kernel(this.searched, this.end) : 0;
       if (ahead > 0 && lines + ahead < maxLines) {

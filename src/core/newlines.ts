@@ -24,6 +24,11 @@ const pool = new Map<number, NewlineCounter[]>();
 /** Counters kept per size: a few, so a burst of scanners does not pin memory for good. */
 const POOL_MAX = 4;
 
+/** A counter given back earlier (releaseNewlineCounter), or undefined: never a new instance. */
+export function pooledNewlineCounter(size: number): NewlineCounter | undefined {
+  return pool.get(size)?.pop();
+}
+
 /** Gives a counter back for reuse; its buffer must no longer be used by the caller. */
 export function releaseNewlineCounter(c: NewlineCounter): void {
   const list = pool.get(c.buffer.length) ?? [];
@@ -97,7 +102,7 @@ export function countByIndexOf(buf: Uint8Array, start: number, end: number): num
  * is not available (the caller then allocates a plain buffer and counts with indexOf).
  */
 export function simdNewlineCounter(size: number): NewlineCounter | undefined {
-  const pooled = pool.get(size)?.pop();
+  const pooled = pooledNewlineCounter(size);
   if (pooled !== undefined) return pooled;
   if (compiled === undefined) {
     try {

@@ -9,8 +9,39 @@
   (memory (export "memory") 1)
   (func (export "count") (param $p i32) (param $end i32) (result i32)
     (local $n i32) (local $nl v128) (local $acc v128) (local $stop i32) (local $blockEnd i32)
+    (local $b v128) (local $c v128) (local $d v128)
     (local.set $nl (i8x16.splat (i32.const 10)))
-    ;; whole 16-byte vectors, in blocks of at most 255 so no 8-bit lane of $acc overflows
+    ;; 64 bytes a step, into four accumulators (no dependency between the four lanes of work), in
+    ;; blocks of at most 255 steps so no 8-bit lane overflows: measured a third faster than one
+    ;; vector a step
+    (block $wideDone
+      (loop $wideBlocks
+        (br_if $wideDone (i32.gt_u (i32.add (local.get $p) (i32.const 64)) (local.get $end)))
+        (local.set $blockEnd (i32.add (local.get $p) (i32.const 16320)))
+        (local.set $stop (i32.sub (local.get $end) (i32.const 63)))
+        (if (i32.lt_u (local.get $blockEnd) (local.get $stop)) (then (local.set $stop (local.get $blockEnd))))
+        (local.set $acc (v128.const i64x2 0 0))
+        (local.set $b (v128.const i64x2 0 0))
+        (local.set $c (v128.const i64x2 0 0))
+        (local.set $d (v128.const i64x2 0 0))
+        (loop $steps
+          (local.set $acc (i8x16.sub (local.get $acc) (i8x16.eq (v128.load (local.get $p)) (local.get $nl))))
+          (local.set $b (i8x16.sub (local.get $b) (i8x16.eq (v128.load offset=16 (local.get $p)) (local.get $nl))))
+          (local.set $c (i8x16.sub (local.get $c) (i8x16.eq (v128.load offset=32 (local.get $p)) (local.get $nl))))
+          (local.set $d (i8x16.sub (local.get $d) (i8x16.eq (v128.load offset=48 (local.get $p)) (local.get $nl))))
+          (local.set $p (i32.add (local.get $p) (i32.const 64)))
+          (br_if $steps (i32.lt_u (local.get $p) (local.get $stop))))
+        ;; the four into 16-bit lanes (at most 4 x 2 x 255), then 32-bit ones, then one sum
+        (local.set $acc (i32x4.extadd_pairwise_i16x8_u
+          (i16x8.add
+            (i16x8.add (i16x8.extadd_pairwise_i8x16_u (local.get $acc)) (i16x8.extadd_pairwise_i8x16_u (local.get $b)))
+            (i16x8.add (i16x8.extadd_pairwise_i8x16_u (local.get $c)) (i16x8.extadd_pairwise_i8x16_u (local.get $d))))))
+        (local.set $n (i32.add (local.get $n)
+          (i32.add
+            (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
+            (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc))))))
+        (br $wideBlocks)))
+    ;; the rest in whole 16-byte vectors, in blocks of at most 255 so no 8-bit lane of $acc overflows
     (block $vectorsDone
       (loop $blocks
         (br_if $vectorsDone (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))

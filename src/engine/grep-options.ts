@@ -3,10 +3,10 @@
 // options come to).
 
 import { type ExitCode, LinewiseError } from '../core/errors.js';
-import { MAX_DEADLINE_MS } from '../io/deadline.js';
 import type { GrepCutOff } from './grep-budget.js';
 import type { GrepReport, RowTarget } from './grep-output.js';
 import { inputSource, type ReadOptions } from './read.js';
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT, SLICE_MS } from './search-bounds.js';
 import * as v from './validate.js';
 
 /** What to search for and where; every field has the CLI's default (the flag in parentheses). */
@@ -122,12 +122,7 @@ export interface GrepSummary {
   cutOff?: GrepCutOff;
 }
 
-/** Seconds a stretch of searching may run before the pattern is blamed (see --timeout). */
-export const DEFAULT_TIMEOUT = 10;
-/** Work between two deadline checks: long enough that the watchdog's cost vanishes. */
-export const SLICE_MS = 250;
-/** The largest --timeout, in seconds: its deadline (plus a slice) must fit node:vm's range. */
-export const MAX_TIMEOUT = Math.floor((MAX_DEADLINE_MS - SLICE_MS) / 1000);
+export { DEFAULT_TIMEOUT, MAX_TIMEOUT, SLICE_MS };
 
 /** The deadline in milliseconds for `timeout` seconds (the default when undefined; 0: none). */
 export function timeoutMs(timeout: unknown): number {
