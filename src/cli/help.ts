@@ -132,6 +132,7 @@ Examples:
   $ linewise grep --hidden --no-ignore -L KEY .   hidden and ignored files too, following links
   $ linewise grep -R KEY .                  recursive, following links (= -L)
   $ linewise grep -rn TODO                  -r and no PATH: the current directory, never stdin (grep's rule)
+  $ linewise grep -j 4 -c 'fn \\w+\\(' .      4 threads (-j/--threads) on a machine with idle cores
   $ linewise grep 'café' legacy.txt --encoding latin1   matched and printed as UTF-8
   $ linewise grep '(a+)+$' big.txt --timeout 2 --color never
   $ linewise grep --anchor -w TODO src      rows "<path><TAB>N#HASH<TAB><line>" for a guarded replace --rows

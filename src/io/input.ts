@@ -47,6 +47,11 @@ export interface Input {
   read: ReadFn;
   /** size in bytes for a regular file, undefined for a pipe or stdin */
   size: number | undefined;
+  /**
+   * For a regular file: a reader of its bytes `[start, end)` by position, beside `read` (whose
+   * place it leaves alone), for a second pass over part of the file (page --last).
+   */
+  readAt?(start: number, end: number): ReadFn;
   close(): void;
 }
 
@@ -115,6 +120,21 @@ export function fileKind(st: fs.Stats): string {
   return 'not a regular file';
 }
 
+/** Reads `[start, end)` of the file open as `fd` by position (pread), whatever its read offset. */
+function positionalReader(fd: number, name: string, start: number, end: number): ReadFn {
+  let at = start;
+  return (buf, offset, length) => {
+    if (at >= end) return 0;
+    try {
+      const n = fs.readSync(fd, buf, offset, Math.min(length, end - at), at);
+      at += n;
+      return n;
+    } catch (e) {
+      throw fileError(e, name);
+    }
+  };
+}
+
 /**
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
@@ -157,6 +177,7 @@ export function openInput(path: string, io: InputSource): Input {
       // the wait hook outside: a stdout closed while it flushes is no error of this input
       read: st.isFile() ? read : waiting(read, io.beforeWait),
       size: st.isFile() ? st.size : undefined,
+      ...(st.isFile() ? { readAt: (start: number, end: number) => positionalReader(fd, name, start, end) } : {}),
       close: () => fs.closeSync(fd),
     };
   } catch (e) {

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, type LinewiseError } from '../core/errors.js';
-import { parseCursor } from '../engine/grep-output.js';
+import { parseCursor } from '../engine/grep-budget.js';
 import { grepTo, type GrepCutOff, type GrepReporter, type GrepSetup, type GrepSummary } from '../engine/search.js';
 import { type FileKey, sameFile } from '../io/file-cache.js';
 import type { WalkCache } from '../io/walk-cache.js';

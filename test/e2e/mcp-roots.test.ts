@@ -102,7 +102,8 @@ describe('linewise mcp: concurrency', () => {
 
   it('stops a search the client cancels (notifications/cancelled) and answers the next call', async () => {
     // Each line costs the pattern some backtracking: the whole file takes seconds, one block of it little.
-    writeTree(root, { 'slow/slow.txt': `${'a'.repeat(18)}\n`.repeat(300_000) });
+    // (Each line holds a "b", the literal the pattern needs, or grep would rule every line out unseen.)
+    writeTree(root, { 'slow/slow.txt': `${'a'.repeat(18)}c b\n`.repeat(300_000) });
     const controller = new AbortController();
     const long = s.call('grep', { pattern: '^(a|aa)*b', paths: ['slow'] }, { signal: controller.signal });
     setTimeout(() => controller.abort('enough'), 200);
