@@ -158,7 +158,7 @@ Examples:
   $ linewise mcp --root .                   serve this directory; relative paths start here
   $ linewise mcp --root src --root docs     two roots: paths from src/, absolute ones in either
   $ linewise mcp --root . --read-only       read_lines, page and grep only
-  $ linewise mcp --root . --cache-mib 16    keep at most 16 MiB of file contents between searches
+  $ linewise mcp --root . --cache-mib 16    keep at most 16 MiB (contents, walks, answers) between searches
   $ npx @modelcontextprotocol/inspector-cli --cli linewise mcp --root . --method tools/list
 
 A client starts it from its configuration, e.g. {"mcpServers":{"linewise":{"command":"linewise","args":["mcp","--root","."]}}}.

@@ -13,6 +13,7 @@ import { parseCount } from '../core/ranges.js';
 import { loadEncoding } from '../engine/encodings.js';
 import { PAGE_DEFAULTS } from '../engine/read.js';
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from '../engine/search-bounds.js';
+import { DEFAULT_CACHE_MIB } from '../io/cache-budget.js';
 import type { ColorMode } from './color.js';
 import { EXAMPLES } from './help.js';
 
@@ -211,7 +212,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     )
     .option('--root <dir>', "a directory the tools may read and write (repeatable; relative paths start at the first; default: the client's roots when it offers them, else the current directory)", collect)
     .option('--read-only', 'offer only read_lines, page and grep: no tool writes')
-    .option('--cache-mib <n>', 'the most file contents kept in memory between searches, in MiB (0: none; files are always checked for changes first)', count('--cache-mib'), 64)
+    .option('--cache-mib <n>', 'the most the server keeps in memory between searches, in MiB: file contents, what it knows of each file, walks and recent answers (0: nothing; all of it is checked against the files first)', count('--cache-mib'), DEFAULT_CACHE_MIB)
     .addHelpText('after', EXAMPLES.mcp)
     .action(async (o: { root?: string[]; readOnly?: boolean; cacheMib: number }) => {
       const ctx = await runner.context('never');

@@ -42,11 +42,17 @@ export interface ReadOptions {
    * unchanged since it read them (device, inode, size and times) from memory. Default: none.
    */
   files?: InputSource['files'];
+  /**
+   * Confine every file opened to some directories (a server's roots): each is checked by its
+   * descriptor after it is opened, and an edit's directory is held open and checked through the
+   * rename, so a symbolic link swapped in after a path was checked is refused. Default: none.
+   */
+  confine?: InputSource['confine'];
 }
 
 /** Where a read's inputs come from, with the defaults applied. */
-export function inputSource(o: { cwd?: string | undefined; stdin?: ReadFn | undefined; files?: InputSource['files'] }): InputSource {
-  return { cwd: v.optionalString(o.cwd, 'cwd') ?? '.', stdin: o.stdin ?? fdReader(0), ...(o.files ? { files: o.files } : {}) };
+export function inputSource(o: { cwd?: string | undefined; stdin?: ReadFn | undefined; files?: InputSource['files']; confine?: InputSource['confine'] }): InputSource {
+  return { cwd: v.optionalString(o.cwd, 'cwd') ?? '.', stdin: o.stdin ?? fdReader(0), ...(o.files ? { files: o.files } : {}), ...(o.confine ? { confine: o.confine } : {}) };
 }
 
 /** What a read found out about its input, besides the rows. */

@@ -69,8 +69,9 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const onlyMatching = v.optionalBoolean(o.onlyMatching, 'onlyMatching') === true;
   const output = new GrepOutput(reporter, { report, withPath, pattern, onlyMatching, template, budget, resumes: cursor !== undefined });
   // worker threads only for walked directories and globs (their module loads only then)
-  // (nor with files served from a cache: its bookkeeping sees only this thread's opens)
-  const parallel = items.multi && search.source.files === undefined ? await parallelPlan(threads, encoding, { patterns: list, patternOptions, settings: fileSettings(search), deadlineMs: timeout > 0 ? timeout + SLICE_MS : 0, sliceMs: SLICE_MS }) : undefined;
+  // (nor with files served from a cache: its bookkeeping sees only this thread's opens; nor
+  // confined: a worker's opens would not be checked against the confinement)
+  const parallel = items.multi && search.source.files === undefined && search.source.confine === undefined ? await parallelPlan(threads, encoding, { patterns: list, patternOptions, settings: fileSettings(search), deadlineMs: timeout > 0 ? timeout + SLICE_MS : 0, sliceMs: SLICE_MS }) : undefined;
   const run = new GrepRun(pattern, items.list, search, reporter, output, cursor, parallel);
   try {
     return await runSteps(run, reporter, timeout, o.timeout !== undefined, signal, parallel !== undefined);

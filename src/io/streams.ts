@@ -160,3 +160,12 @@ export function processIo(): Io {
     trapSignals: true,
   };
 }
+
+/** Closes a descriptor of ours, quietly: closing can only fail for a bad one, and nothing is left to do then. */
+export function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // a bad descriptor: already closed
+  }
+}

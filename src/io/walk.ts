@@ -8,6 +8,7 @@ import { LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes } from '../core/path-names.js';
 import { DirRules, NO_SAY, ruleCompiles, type Verdict } from './ignore-rules.js';
 import { fileError } from './input.js';
+import { closeQuietly } from './streams.js';
 
 export interface WalkOptions {
   /** search hidden files and directories (names starting with ".") */
@@ -73,6 +74,27 @@ function listDir(dir: string): Entry[] {
   return fs.readdirSync(fsPath(dir), { withFileTypes: true, encoding: 'buffer' }).map((dirent) => ({ name: pathFromBytes(dirent.name), dirent }));
 }
 
+/**
+ * The text of an ignore file, or undefined when it cannot be read or is no regular file reached
+ * without a symbolic link (as git since 2.32 does not follow one): a named pipe there would block
+ * the walk, a link to /dev/zero read forever, a link out of a server's roots read a file outside.
+ */
+function ruleText(p: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(fsPath(p), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
 /** Loads ignore (and fast-glob when `globs` is true) and returns a walker. */
 export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker> {
   const ignoreModule = await import('ignore');
@@ -129,12 +151,8 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
       if (!entries.some((e) => e.name === name)) continue;
       o.seen?.(path.join(dirAbs, name), 'rules');
-      let text: string;
-      try {
-        text = fs.readFileSync(fsPath(path.join(dirAbs, name)), 'utf8');
-      } catch {
-        continue; // none here (or unreadable: as git, go on without it)
-      }
+      const text = ruleText(path.join(dirAbs, name));
+      if (text === undefined) continue; // none here (or unreadable: as git, go on without it)
       for (const bad of (rules ??= new DirRules(factory)).add(text)) {
         const rule = bad.rule.length > 80 ? `${bad.rule.slice(0, 80)}...` : bad.rule;
         const where = shown(base === '' ? name : `${base}/${name}`);

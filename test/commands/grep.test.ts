@@ -234,6 +234,15 @@ describe('grep: paths', () => {
     expect(g.stderr).toBe('linewise: -g \\\\[B: not a valid glob (an unclosed [ or a stray \\?)\n');
   });
 
+  it('an ignore file that is a named pipe, a link to /dev/zero or any link is not read (as git): the walk neither blocks nor reads forever', async () => {
+    const root = tree('hostile-rules', { 'a/f.txt': 'hit a\n', 'b/g.txt': 'hit b\n', 'c/h.txt': 'hit c\n', 'rules': 'h.txt\n' });
+    expect(spawnSync('mkfifo', [path.join(root, 'a', '.gitignore')]).status).toBe(0);
+    fs.symlinkSync('/dev/zero', path.join(root, 'b', '.gitignore'));
+    fs.symlinkSync(path.join(root, 'rules'), path.join(root, 'c', '.ignore'));
+    const r = await run(['grep', 'hit'], { cwd: root });
+    expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, 'a/f.txt\\t1\\thit a\\nb/g.txt\\t1\\thit b\\nc/h.txt\\t1\\thit c\\n', '']);
+  });
+
   it('-g selects files by glob, "!" excludes', async () => {
     const root = tree('globs', { 'a.ts': 'x\n', 'b.js': 'x\n', 'lib/c.ts': 'x\n', 'vendor/d.ts': 'x\n' });
     expect((await run(['grep', '-l', '-g', '*.ts', 'x'], { cwd: root })).stdout.toString()).toBe('a.ts\nlib/c.ts\nvendor/d.ts\n');
