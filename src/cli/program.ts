@@ -51,7 +51,11 @@ const anchorOption = () => new Option('--anchor', 'rows "<n>#<hash><TAB><line>":
 const encodingOption = () =>
   new Option('--encoding <name>', 'decode the file from NAME (latin1, windows-1252, shift_jis, utf-16le, ...); rows are then UTF-8. "linewise encodings" lists the names');
 
-/** The whole command line, its actions bound to `runner`; help and errors go through `output`. */
+/**
+ * The whole command line, its actions bound to `runner`; help and errors go through `output`.
+ * Long on purpose: it is the grammar, one declaration per subcommand and option in the order
+ * `help` shows them, with no logic between them; split up, a reader would have to assemble it.
+ */
 export function buildProgram(runner: Runner, output: OutputConfiguration): Command {
   const program = new Command('linewise')
     .description('Line-precise file access: read, search and patch lines without touching line endings or bytes.')

@@ -95,7 +95,12 @@ function ruleText(p: string): string | undefined {
   }
 }
 
-/** Loads ignore (and fast-glob when `globs` is true) and returns a walker. */
+/**
+ * Loads ignore (and fast-glob when `globs` is true) and returns a walker. One closure rather than
+ * a class or several functions: every step of the walk (rules, verdicts, frames) shares the
+ * loaded packages, the compiled -g matchers, the pending notes and the options; split apart, each
+ * piece would take them all as arguments.
+ */
 export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker> {
   const ignoreModule = await import('ignore');
   const factory = ((ignoreModule as unknown as { default: IgnoreFactory }).default ?? ignoreModule) as IgnoreFactory;
