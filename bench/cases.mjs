@@ -98,6 +98,8 @@ export function makeCases(groups, d, lwArgv, notes) {
       add('tree', `grep -F ${t.literal} in ${t.what}`, { label: 'linewise', args: a.linewise }, [
         { label: 'rg', argv: a.rg, goal: goal(3), sameRows: true },
         { label: 'grep -r (C)', argv: a.grep, env: CLOCALE, sameRows: true },
+        // the same search with a worker thread (-j 2): what the second core brings, or costs
+        { label: 'linewise -j 2', argv: lwArgv('grep', '-j', '2', ...a.linewise.slice(1)), sameRows: true },
       ]);
     }
   }

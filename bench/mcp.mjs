@@ -95,7 +95,7 @@ export async function mcpGroup(root, generated, runs, notes) {
     rows.push(['', 'rg (a process per search)', fmt(median(fresh.rg)), '', `${ratio(fresh).toFixed(2)} ×`, '', '']);
   }
   const peak = peakMiB(transport.pid);
-  notes.push(`mcp: the server's peak memory over the group: ${peak.toFixed(0)} MiB (file contents are capped at 64 MiB); ratios are medians of the per-round ratios`);
+  notes.push(`mcp: the server's peak memory over the group: ${peak.toFixed(0)} MiB (what it keeps between calls is capped by --cache-mib, 48 MiB by default; docs/MCP.md says where the rest goes); ratios are medians of the per-round ratios`);
   await client.close();
   return { rows, verdicts };
 }

@@ -61,8 +61,9 @@ function parseArgs(argv) {
   o.groups = new Set(names);
   if (o.baseline !== undefined) {
     o.baseline = path.resolve(o.baseline);
-    for (const f of ['bin/linewise.js', 'dist/cli.js']) {
-      if (!fs.existsSync(path.join(o.baseline, f))) fail(`--baseline: ${path.join(o.baseline, f)} is missing (run npm ci && npm run build there)`);
+    // the bundle is dist/cli.cjs since the code cache (issue 17), dist/cli.js before
+    for (const names of [['bin/linewise.js'], ['dist/cli.cjs', 'dist/cli.js']]) {
+      if (!names.some((n) => fs.existsSync(path.join(o.baseline, n)))) fail(`--baseline: ${path.join(o.baseline, names[0])} is missing (run npm ci && npm run build there)`);
     }
   }
   return o;

@@ -10,6 +10,7 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lazyChildProcess } from './esbuild-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist-bin');
@@ -23,21 +24,23 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
 // 1. One CommonJS script: SEA runs a single script whose `require` sees only built-in modules,
-//    so every dependency is bundled and dynamic imports are inlined (no code splitting).
+//    so every dependency is bundled and dynamic imports are inlined (no code splitting). The
+//    worker thread of grep -j has no file to load either: its own bundle goes in as a string,
+//    which the script starts with `new Worker(code, { eval: true })`.
+const cjs = { absWorkingDir: root, bundle: true, splitting: false, format: 'cjs', platform: 'node', target: 'node20', minify: true, legalComments: 'none', logLevel: 'warning' };
+// (the worker's bundle holds the same iconv.ts as the script, whose import.meta warning shows once, below)
+const worker = await build({ ...cjs, entryPoints: ['src/engine/grep-worker.ts'], write: false, logOverride: { 'empty-import-meta': 'silent' } });
+const workerSource = {
+  name: 'grep-worker-source',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]engine[\\/]worker-source\.ts$/ }, () => ({
+      contents: `export function grepWorkerScript() { return { code: ${JSON.stringify(worker.outputFiles[0].text)} }; }`,
+      loader: 'ts',
+    }));
+  },
+};
 const script = join(work, 'linewise.cjs');
-await build({
-  entryPoints: ['src/sea.ts'],
-  outfile: script,
-  absWorkingDir: root,
-  bundle: true,
-  splitting: false,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, lazyChildProcess] });
 
 // 2. A Node binary of exactly this version. process.execPath is not always usable (a distro
 //    build may link a shared libnode, another may be a shim), so the official build comes from

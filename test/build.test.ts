@@ -1,13 +1,15 @@
 // The shape of the bundle: what a plain run loads at start-up, and what only loads on demand.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 const read = (f: string) => readFileSync(`${DIST}/${f}`, 'utf8');
 
-/** Files a module imports statically (`from"./x.js"`, `import"./x.js"`), transitively. */
+/** Files an ES module of the library imports statically (`from"./x.js"`, `import"./x.js"`), transitively. */
 function staticClosure(entry: string): Set<string> {
   const seen = new Set<string>();
   const visit = (f: string) => {
@@ -20,31 +22,40 @@ function staticClosure(entry: string): Set<string> {
 }
 
 /**
- * The files of dist/ that a CLI run loads, in order: a module loader hook, registered before the
- * CLI starts, names each module as it is loaded (on stderr, from the hooks' thread).
+ * The scripts of dist/ that a CLI run loads: bin/linewise.js keeps a code cache file per script
+ * it runs, named after it, in a directory of the temporary directory; a fresh one per run.
  */
 function loadedBy(args: string[]): string[] {
-  const hook = `import{writeSync}from'node:fs';export async function load(u,c,n){writeSync(2,'loaded '+u+'\\n');return n(u,c)}`;
-  const register = `import{register}from'node:module';register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`;
-  const bin = fileURLToPath(new URL('../bin/linewise.js', import.meta.url));
-  const cwd = fileURLToPath(new URL('../fixtures', import.meta.url));
-  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, bin, ...args], { cwd, encoding: 'utf8' });
-  expect([0, 1], r.stderr).toContain(r.status); // matched, or not
-  return [...r.stderr.matchAll(/^loaded file:.*\/dist\/([\w.-]+\.js)$/gm)].map((m) => m[1]!);
+  const temp = mkdtempSync(join(tmpdir(), 'lw-loaded-'));
+  try {
+    const bin = fileURLToPath(new URL('../bin/linewise.js', import.meta.url));
+    const cwd = fileURLToPath(new URL('../fixtures', import.meta.url));
+    const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, TMPDIR: temp } });
+    expect([0, 1], r.stderr).toContain(r.status); // matched, or not
+    const [cache] = readdirSync(temp);
+    return readdirSync(join(temp, cache!)).map((f) => f.replace(/-[0-9a-f]+$/, ''));
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
 }
 
 describe('the bundle (npm run build)', () => {
   // Markers: strings only these packages contain.
-  const lazy = { 'iconv-lite': 'defaultCharSingleByte', 'fast-glob': 'onlyDirectories', ignore: 'checkIgnore', diff: 'createTwoFilesPatch' };
+  const apart = { 'iconv-lite': 'defaultCharSingleByte', 'fast-glob': 'onlyDirectories', ignore: 'checkIgnore', diff: 'createTwoFilesPatch' };
+  const scripts = readdirSync(DIST).filter((f) => f.endsWith('.cjs'));
 
-  it('keeps iconv-lite, fast-glob, ignore and diff out of what a plain run loads, each in a file of its own', () => {
-    const startup = staticClosure('cli.js');
-    const all = readdirSync(DIST).filter((f) => f.endsWith('.js'));
-    for (const [name, marker] of Object.entries(lazy)) {
+  it('keeps iconv-lite, fast-glob, ignore and diff out of the CLI and the library, each in a file of its own', () => {
+    const all = readdirSync(DIST).filter((f) => /\.c?js$/.test(f));
+    for (const [name, marker] of Object.entries(apart)) {
       const holding = all.filter((f) => read(f).includes(marker));
-      expect(holding, name).toEqual([`${name}.js`]);
-      for (const f of startup) expect(read(f), `${f} holds ${name}`).not.toContain(marker);
+      expect(holding, name).toEqual([`${name}.cjs`]);
     }
+  });
+
+  it('loads only the CLI script for a plain run, the others when a command needs them', () => {
+    expect(loadedBy(['readlines', 'crlf.txt', '1', '2'])).toEqual(['cli.cjs']);
+    expect(loadedBy(['page', 'crlf.txt'])).toEqual(['cli.cjs']);
+    expect(loadedBy(['readlines', '--encoding', 'shift_jis', 'crlf.txt', '1']).sort()).toEqual(['cli.cjs', 'iconv-lite.cjs']);
   });
 
   it('keeps the library entry free of commander and chalk', () => {
@@ -55,34 +66,26 @@ describe('the bundle (npm run build)', () => {
   });
 
   it('loads the regex parser only for a regex with syntax: not for readlines, page, grep -F or a plain word', () => {
-    const parser = readdirSync(DIST).filter((f) => f.endsWith('.js') && read(f).includes('Lone quantifier brackets'));
-    expect(parser).toHaveLength(1);
-    expect(staticClosure('cli.js')).not.toContain(parser[0]);
-    expect(loadedBy(['grep', 'a.p', 'crlf.txt'])).toContain(parser[0]); // the trace sees it when it loads
+    const parser = scripts.filter((f) => read(f).includes('Lone quantifier brackets'));
+    expect(parser).toEqual(['regexpp.cjs']);
+    expect(loadedBy(['grep', 'a.p', 'crlf.txt'])).toContain('regexpp.cjs'); // the trace sees it when it loads
     for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt'], ['grep', '-F', 'a.p', 'crlf.txt'], ['grep', 'alpha', 'crlf.txt'], ['grep', '-i', 'ALPHA', 'crlf.txt']]) {
       const loaded = loadedBy(args);
-      expect(loaded, args.join(' ')).toContain('cli.js');
-      expect(loaded, args.join(' ')).not.toContain(parser[0]);
+      expect(loaded, args.join(' ')).toContain('cli.cjs');
+      expect(loaded, args.join(' ')).not.toContain('regexpp.cjs');
     }
   });
 
-  it('loads the MCP server and its SDK only for `linewise mcp`: each in a file of its own, kept out of readlines, page and grep', () => {
-    const all = readdirSync(DIST).filter((f) => f.endsWith('.js'));
-    const sdk = all.filter((f) => read(f).includes('notifications/roots/list_changed'));
-    expect(sdk).toEqual(['mcp-sdk.js']);
-    const server = all.filter((f) => read(f).includes('The loop: grep to find'));
-    expect(server).toHaveLength(1);
-    for (const f of staticClosure('cli.js')) {
-      expect(f).not.toBe(server[0]);
-      expect(f).not.toBe('mcp-sdk.js');
-    }
-    // The server ends when its standard input does: here at once, having loaded both.
-    expect(loadedBy(['mcp'])).toEqual(expect.arrayContaining(['cli.js', server[0], 'mcp-sdk.js']));
+  it('loads the MCP SDK only for `linewise mcp`, from a file of its own, never for readlines, page or grep', () => {
+    // The server itself (src/mcp) is part of the CLI's script, imported with import() by the mcp
+    // action: its module runs only then (esbuild's lazy initialisation within a script).
+    const all = readdirSync(DIST).filter((f) => /\.c?js$/.test(f));
+    expect(all.filter((f) => read(f).includes('notifications/roots/list_changed'))).toEqual(['mcp-sdk.cjs']);
+    expect(all.filter((f) => read(f).includes('The loop: grep to find'))).toEqual(['cli.cjs']);
+    // The server ends when its standard input does: here at once, having loaded the SDK.
+    expect(loadedBy(['mcp']).sort()).toEqual(['cli.cjs', 'mcp-sdk.cjs']);
     for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt'], ['grep', 'alpha', 'crlf.txt'], ['grep', '-r', 'alpha', '.']]) {
-      const loaded = loadedBy(args);
-      expect(loaded, args.join(' ')).toContain('cli.js');
-      expect(loaded, args.join(' ')).not.toContain(server[0]);
-      expect(loaded, args.join(' ')).not.toContain('mcp-sdk.js');
+      expect(loadedBy(args), args.join(' ')).not.toContain('mcp-sdk.cjs');
     }
   });
 });

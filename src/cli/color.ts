@@ -1,7 +1,6 @@
 // Where colour is chosen: --color, NO_COLOR and FORCE_COLOR decide whether it is on, and chalk
 // makes the coloured Style the printers use.
 
-import { Chalk } from 'chalk';
 import { plain, type Style } from '../format/style.js';
 import type { Io } from '../io/streams.js';
 
@@ -15,7 +14,9 @@ export function colorEnabled(mode: ColorMode, isTTY: boolean, env: Io['env']): b
   return isTTY && env.TERM !== 'dumb';
 }
 
-function colored(): Style {
+/** Loaded only when colour is on: chalk's colour detection loads node:tty at import (net, streams). */
+async function colored(): Promise<Style> {
+  const { Chalk } = await import('chalk');
   const c = new Chalk({ level: 1 });
   return { number: (s) => c.green(s), path: (s) => c.magenta(s), match: (s) => c.bold.red(s), note: (s) => c.dim(s) };
 }
@@ -24,7 +25,7 @@ function colored(): Style {
  * The styles of one run: rows are plain unless stdout is a terminal (piped rows are never
  * coloured, whatever --color says); footers, separators and notes follow --color.
  */
-export function styles(mode: ColorMode, io: Io): { rowStyle: Style; noteStyle: Style } {
-  const style = colorEnabled(mode, io.stdout.isTTY, io.env) ? colored() : plain;
+export async function styles(mode: ColorMode, io: Io): Promise<{ rowStyle: Style; noteStyle: Style }> {
+  const style = colorEnabled(mode, io.stdout.isTTY, io.env) ? await colored() : plain;
   return { rowStyle: io.stdout.isTTY ? style : plain, noteStyle: style };
 }

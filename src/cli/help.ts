@@ -132,6 +132,7 @@ Examples:
   $ linewise grep --hidden --no-ignore -L KEY .   hidden and ignored files too, following links
   $ linewise grep -R KEY .                  recursive, following links (= -L)
   $ linewise grep -rn TODO                  -r and no PATH: the current directory, never stdin (grep's rule)
+  $ linewise grep -j 4 -c 'fn \\w+\\(' .      4 threads (-j/--threads) on a machine with idle cores
   $ linewise grep 'café' legacy.txt --encoding latin1   matched and printed as UTF-8
   $ linewise grep '(a+)+$' big.txt --timeout 2 --color never
   $ linewise grep --anchor -w TODO src      rows "<path><TAB>N#HASH<TAB><line>" for a guarded replace --rows
@@ -157,7 +158,7 @@ Examples:
   $ linewise mcp --root .                   serve this directory; relative paths start here
   $ linewise mcp --root src --root docs     two roots: paths from src/, absolute ones in either
   $ linewise mcp --root . --read-only       read_lines, page and grep only
-  $ linewise mcp --root . --cache-mib 16    keep at most 16 MiB of file contents between searches
+  $ linewise mcp --root . --cache-mib 16    keep at most 16 MiB (contents, walks, answers) between searches
   $ npx @modelcontextprotocol/inspector-cli --cli linewise mcp --root . --method tools/list
 
 A client starts it from its configuration, e.g. {"mcpServers":{"linewise":{"command":"linewise","args":["mcp","--root","."]}}}.

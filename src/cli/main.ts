@@ -10,7 +10,6 @@ import { type Io, OutputClosed, processIo } from '../io/streams.js';
 import { type ColorMode, styles } from './color.js';
 import { exitStatus } from './exit.js';
 import { buildProgram } from './program.js';
-import { withProcessSignals } from './signals.js';
 
 export { VERSION } from './program.js';
 
@@ -32,16 +31,17 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
 
   const program = buildProgram(
     {
-      context: (color: ColorMode): Context => ({
+      context: async (color: ColorMode): Promise<Context> => ({
         io,
         out,
-        ...styles(color, io),
+        ...(await styles(color, io)),
         warn: errLine,
         failed: (code) => {
           if (code > status) status = code;
         },
       }),
-      writing: (work) => (io.trapSignals ? withProcessSignals(work) : work(io.signal)),
+      // signals.ts (and the temp files and locks it cleans up) loads only for a command that writes
+      writing: async (work) => (io.trapSignals ? (await import('./signals.js')).withProcessSignals(work) : work(io.signal)),
       status: (code) => {
         status = code;
       },

@@ -1,20 +1,19 @@
 // The command line's grammar: every subcommand, argument and option (commander), each action
-// handing its parsed arguments to the command's adapter in src/commands.
+// handing its parsed arguments to the command's adapter in src/commands. The adapters of grep,
+// replace and encodings are imported by their actions: a readlines or a page never loads them.
 
 import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Context } from '../commands/context.js';
-import { encodings } from '../commands/encodings.js';
-import { grep as grepCommand } from '../commands/grep.js';
 import { page } from '../commands/page.js';
 import { readlines } from '../commands/readlines.js';
-import { replace } from '../commands/replace.js';
 import { EOL_MODES } from '../core/eol.js';
 import type { ExitCode } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { loadEncoding } from '../engine/encodings.js';
 import { PAGE_DEFAULTS } from '../engine/read.js';
-import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from '../engine/search.js';
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from '../engine/search-bounds.js';
+import { DEFAULT_CACHE_MIB } from '../io/cache-budget.js';
 import type { ColorMode } from './color.js';
 import { EXAMPLES } from './help.js';
 
@@ -22,7 +21,7 @@ export const VERSION: string = pkg.version;
 
 /** What an action needs from main: a context for its --color, and where to put its status. */
 export interface Runner {
-  context(color: ColorMode): Context;
+  context(color: ColorMode): Promise<Context>;
   /** runs a command that writes files, with the process's signals mapped to cancellation */
   writing<T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T>;
   status(code: ExitCode): void;
@@ -52,7 +51,11 @@ const anchorOption = () => new Option('--anchor', 'rows "<n>#<hash><TAB><line>":
 const encodingOption = () =>
   new Option('--encoding <name>', 'decode the file from NAME (latin1, windows-1252, shift_jis, utf-16le, ...); rows are then UTF-8. "linewise encodings" lists the names');
 
-/** The whole command line, its actions bound to `runner`; help and errors go through `output`. */
+/**
+ * The whole command line, its actions bound to `runner`; help and errors go through `output`.
+ * Long on purpose: it is the grammar, one declaration per subcommand and option in the order
+ * `help` shows them, with no logic between them; split up, a reader would have to assemble it.
+ */
 export function buildProgram(runner: Runner, output: OutputConfiguration): Command {
   const program = new Command('linewise')
     .description('Line-precise file access: read, search and patch lines without touching line endings or bytes.')
@@ -79,7 +82,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.readlines)
     .action(async (file: string, start: string, end: string | undefined, o) => {
-      runner.status(readlines(runner.context(o.color), file, start, end, o));
+      runner.status(readlines(await runner.context(o.color), file, start, end, o));
     });
 
   program
@@ -99,7 +102,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.page)
     .action(async (file: string, o) => {
-      runner.status(page(runner.context(o.color), file, o));
+      runner.status(page(await runner.context(o.color), file, o));
     });
 
   program
@@ -136,7 +139,8 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .addOption(colorOption())
     .addHelpText('after', EXAMPLES.replace)
     .action(async (file: string | undefined, start: string | undefined, end: string | undefined, o) => {
-      const ctx = runner.context(o.color);
+      const ctx = await runner.context(o.color);
+      const { replace } = await import('../commands/replace.js');
       runner.status(await runner.writing((signal) => replace({ ...ctx, ...(signal ? { signal } : {}) }, file, start, end, o)));
     });
 
@@ -185,6 +189,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .option('-r, --recursive', 'as grep -r: with no PATH, search the current directory even when standard input is a pipe (directories are always searched recursively)')
     .option('-R, --dereference-recursive', 'as grep -R: -r, following symbolic links (= -L)')
     .option('-s, --no-messages', 'do not report inputs that cannot be read (the status still says 2)')
+    .option('-j, --threads <n>', 'threads searching the files of a walk or glob (default 1); more pay on idle cores and long searches; rows come in the same order whatever N', count('--threads', 1))
     .option('--max-rows <n>', 'print at most N rows across all files; a footer then says how to go on', count('--max-rows', 1))
     .option('--max-bytes <b>', 'print at most B bytes of rows; a first row longer than that is shown cut (default: no cap)', count('--max-bytes'))
     .option('--count-bytes <b>', 'when a budget cuts the output, search at most B bytes more to count what was left out', count('--count-bytes'))
@@ -195,7 +200,9 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .addOption(new Option('--colour <when>', 'the same as --color').choices(['auto', 'always', 'never']))
     .addHelpText('after', EXAMPLES.grep)
     .action(async (pattern: string | undefined, paths: string[], o) => {
-      runner.status(await grepCommand(runner.context(o.colour ?? o.color), pattern, paths, o));
+      const ctx = await runner.context(o.colour ?? o.color);
+      const { grep: grepCommand } = await import('../commands/grep.js');
+      runner.status(await grepCommand(ctx, pattern, paths, o));
     });
   // -H and -h: the last one given wins, as in grep and rg.
   grep.on('option:with-filename', () => grep.setOptionValue('filename', true));
@@ -209,10 +216,10 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     )
     .option('--root <dir>', "a directory the tools may read and write (repeatable; relative paths start at the first; default: the client's roots when it offers them, else the current directory)", collect)
     .option('--read-only', 'offer only read_lines, page and grep: no tool writes')
-    .option('--cache-mib <n>', 'the most file contents kept in memory between searches, in MiB (0: none; files are always checked for changes first)', count('--cache-mib'), 64)
+    .option('--cache-mib <n>', 'the most the server keeps in memory between searches, in MiB: file contents, what it knows of each file, walks and recent answers (0: nothing; all of it is checked against the files first)', count('--cache-mib'), DEFAULT_CACHE_MIB)
     .addHelpText('after', EXAMPLES.mcp)
     .action(async (o: { root?: string[]; readOnly?: boolean; cacheMib: number }) => {
-      const ctx = runner.context('never');
+      const ctx = await runner.context('never');
       // The server and the MCP SDK load only here: no other command's start-up pays for them.
       const { serve } = await import('../mcp/server.js');
       const settings = { roots: o.root ?? [], readOnly: o.readOnly === true, cacheMib: o.cacheMib, cwd: ctx.io.cwd, version: VERSION, log: (m: string) => ctx.warn(m) };
@@ -225,7 +232,9 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .description('List the encodings --encoding accepts, one a line: the name, a tab, then its aliases. Names match ignoring case and punctuation (Shift_JIS = shift-jis = shiftjis). UTF-8 is the default and reads bytes as they are; a UTF-16 file with a byte order mark needs no flag.')
     .addHelpText('after', EXAMPLES.encodings)
     .action(async () => {
-      runner.status(await encodings(runner.context('auto')));
+      const ctx = await runner.context('auto');
+      const { encodings } = await import('../commands/encodings.js');
+      runner.status(await encodings(ctx));
     });
 
   // An unknown --encoding is refused before any file is opened, and iconv-lite (a chunk of its

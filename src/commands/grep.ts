@@ -57,6 +57,7 @@ export interface GrepArgs {
   /** rows `[path<TAB>]n#anchor<TAB>line` (`--anchor`) */
   anchor?: boolean;
   timeout?: number;
+  threads?: number;
   /** scanner buffer size (tests) */
   bufferSize?: number;
 }
@@ -84,6 +85,7 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
     follow: o.follow === true || o.dereferenceRecursive === true,
     encoding: o.encoding,
     timeout: o.timeout,
+    threads: o.threads,
     report: report(o),
     // rg prints each line once under --json, whatever -o says
     onlyMatching: o.onlyMatching === true && !o.json,

@@ -4,6 +4,8 @@
 // The -i literal finder is in fold-case.ts.
 
 import { isAscii } from 'node:buffer';
+import { type BytePair, choosePair } from './literal-pairs.js';
+import { pairSearch, type PairSearch } from './newlines.js';
 
 const LF = 10;
 
@@ -16,22 +18,37 @@ export interface Finder {
   exact: boolean;
 }
 
+/** Bytes of text sampled for the anchor choice: enough to tell rare bytes from common ones. */
+const SAMPLE_BYTES = 1 << 16;
+
 /**
  * Case-sensitive: Buffer.indexOf per literal, each result kept until passed.
  *
- * Each literal is searched from its rarest byte in the file's first block (the anchor): indexOf
- * skips ahead with memchr on a needle's first byte, so a needle that starts with a byte found on
- * every line (`req=` in a log) is searched at half the speed of one that starts with a rare one.
- * The bytes before the anchor are compared where the rest is found.
+ * Each literal is searched from its rarest byte (the anchor): indexOf skips ahead with memchr on
+ * a needle's first byte, so a needle that starts with a byte found on every line (`req=` in a
+ * log) is searched at half the speed of one that starts with a rare one. The bytes before the
+ * anchor are compared where the rest is found. The choice is made once per finder, and one finder
+ * serves a whole search (every file of a tree): byte counts are sampled from the first 64 KiB of
+ * text it sees, over as many blocks (files) as that takes, the anchors re-chosen after each
+ * sample until then. Counting every file's first block cost more than searching a small file.
+ * A literal without a rare byte is searched by two of its bytes instead, with a SIMD kernel
+ * (literal-pairs.ts), where the block lives in a kernel's memory (a scanner's buffer).
  */
 export class BytesFinder implements Finder {
   readonly exact: boolean;
   private buf!: Buffer;
   private end = 0;
   private readonly at: number[];
-  /** index in each literal of the byte indexOf looks for first; undefined until a block is seen */
-  private anchors: number[] | undefined;
-  private tails: Buffer[] = [];
+  /** index in each literal of the byte indexOf looks for first */
+  private readonly anchors: number[];
+  private tails: Buffer[];
+  /** byte counts of the text sampled so far, until SAMPLE_BYTES are (then null: the choice is made) */
+  private counts: Uint32Array | null = new Uint32Array(256);
+  private sampled = 0;
+  /** per literal, the two bytes the SIMD pair search looks for (literal-pairs.ts), or undefined: indexOf */
+  private readonly pairs: Array<BytePair | undefined>;
+  /** the pair search over the current block, when it lives in a kernel's memory */
+  private search: PairSearch | undefined;
 
   constructor(
     private readonly literals: Buffer[],
@@ -39,30 +56,48 @@ export class BytesFinder implements Finder {
   ) {
     this.at = literals.map(() => -2);
     this.exact = pure;
+    this.anchors = literals.map(() => 0);
+    this.tails = literals;
+    this.pairs = literals.map(() => undefined);
   }
 
   reset(buf: Buffer, start: number, end: number): void {
+    if (buf !== this.buf) this.search = pairSearch(buf);
     this.buf = buf;
     this.end = end;
     this.at.fill(-2);
-    if (this.anchors === undefined) this.chooseAnchors(buf, start, end);
+    if (this.counts !== null && end > start) this.sample(buf, start, end);
   }
 
-  private chooseAnchors(buf: Buffer, start: number, end: number): void {
-    const counts = new Uint32Array(256);
-    for (let i = start; i < end; i++) counts[buf[i]!]! += 1;
-    this.anchors = this.literals.map((lit) => {
+  /** Counts the bytes of a block (up to the sample's size) and chooses each literal's rarest byte. */
+  private sample(buf: Buffer, start: number, end: number): void {
+    const counts = this.counts!;
+    const stop = Math.min(end, start + (SAMPLE_BYTES - this.sampled));
+    for (let i = start; i < stop; i++) counts[buf[i]!]! += 1;
+    this.sampled += stop - start;
+    for (let k = 0; k < this.literals.length; k++) {
+      const lit = this.literals[k]!;
       let best = 0;
       for (let j = 1; j < lit.length; j++) if (counts[lit[j]!]! < counts[lit[best]!]!) best = j;
-      return best;
-    });
-    this.tails = this.literals.map((lit, k) => lit.subarray(this.anchors![k]));
+      this.anchors[k] = best;
+    }
+    this.tails = this.literals.map((lit, k) => lit.subarray(this.anchors[k]));
+    if (this.sampled < SAMPLE_BYTES) return;
+    // The sample is complete: a literal with no rare byte gets a pair of bytes, counted on this block.
+    if (this.search !== undefined) {
+      for (let k = 0; k < this.literals.length; k++) {
+        this.pairs[k] = choosePair(this.literals[k]!, this.anchors[k]!, counts, this.sampled, buf, start, end, this.search);
+      }
+    }
+    this.counts = null;
   }
 
   /** Start of the first occurrence of literal k at or after `from` in the block, or -1. */
   private find(k: number, from: number): number {
+    const pair = this.pairs[k];
+    if (pair !== undefined && this.search !== undefined) return this.findByPair(k, pair, this.search, from);
     const lit = this.literals[k]!;
-    const a = this.anchors![k]!;
+    const a = this.anchors[k]!;
     const tail = this.tails[k]!;
     const buf = this.buf;
     for (let p = from + a; ; p++) {
@@ -74,6 +109,21 @@ export class BytesFinder implements Finder {
       while (j < a && buf[s + j] === lit[j]) j++;
       if (j === a) return s;
     }
+  }
+
+  /** `find` by the SIMD pair search: where both bytes are in place, the whole literal is compared. */
+  private findByPair(k: number, pair: BytePair, search: PairSearch, from: number): number {
+    const lit = this.literals[k]!;
+    const buf = this.buf;
+    const last = this.end - lit.length + 1; // the literal must lie wholly in the block
+    for (let q = from; q < last; q++) {
+      q = search(q, last, pair.o1, pair.b1, pair.o2, pair.b2);
+      if (q === -1) return -1;
+      let j = 0;
+      while (j < lit.length && buf[q + j] === lit[j]) j++;
+      if (j === lit.length) return q;
+    }
+    return -1;
   }
 
   next(from: number): number {
@@ -99,6 +149,8 @@ export class BytesFinder implements Finder {
  * other line terminator of m-mode an ASCII block can hold).
  */
 const LONE_CR = /\r(?!\n)/;
+/** Matches the empty string: a match on '' makes V8 let go of the last subject (see reset). */
+const FORGET = /(?:)/;
 
 export class BlockFinder implements Finder {
   exact = false;
@@ -123,6 +175,12 @@ export class BlockFinder implements Finder {
     this.start = start;
     this.at = -2;
     this.usable = this.anyBytes || isAscii(buf.subarray(start, end));
+    // The last block's string must be garbage before this one is made: V8 keeps the subject of
+    // the last successful match (for RegExp.lastMatch), so without the empty match every block's
+    // string survived a scavenge, the young generation grew to its 32 MiB, and a regex over 1 GiB
+    // peaked at 78 MiB (55 MiB with this, measured; no slower).
+    this.text = '';
+    FORGET.test('');
     this.text = this.usable ? buf.toString('latin1', start, end) : '';
     // No "\r": exact. Only "\r\n": a superset (m-mode ^ also matches between "\r" and "\n"),
     // so lines are tested. A lone "\r" (text, where "." must match it): not usable.

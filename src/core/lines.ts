@@ -5,7 +5,7 @@
 // Why one reused buffer and synchronous reads: a fresh Buffer or an `await` per chunk or per
 // line costs ten times the speed (measured in issue 2), and the memory stays the buffer's size.
 
-import { countLF, type NewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
+import { countLF, type NewlineCounter, pooledNewlineCounter, releaseNewlineCounter, simdNewlineCounter } from './newlines.js';
 import { LineGatherer } from './pieces.js';
 
 
@@ -82,13 +82,20 @@ export class LineScanner {
   private midLine = false;
 
   constructor(
-    private readonly read: ReadFn,
+    private read: ReadFn,
     size = DEFAULT_BUFFER_SIZE,
   ) {
     if (size < 16) throw new RangeError('LineScanner buffer must hold at least 16 bytes');
-    // A plain buffer: a kernel instance costs ~0.2 ms, too much for every one of thousands of
-    // small files; the buffer moves into a kernel only when a long skip makes it pay.
-    this.buf = Buffer.allocUnsafe(size);
+    // A kernel a scanner before this one gave back (grep over a tree: one per file, so no file
+    // allocates a buffer), else a plain buffer: a new kernel instance costs ~0.2 ms, too much for
+    // every one of thousands of small files; the buffer moves into a kernel only when a long skip
+    // makes it pay.
+    const pooled = pooledNewlineCounter(size);
+    if (pooled !== undefined) {
+      this.simd = pooled;
+      this.kernel = pooled.count;
+      this.buf = pooled.buffer;
+    } else this.buf = Buffer.allocUnsafe(size);
     this.view = this.buf.subarray(0, 0);
   }
 
@@ -105,9 +112,32 @@ export class LineScanner {
     this.simd = undefined;
   }
 
+  /**
+   * Starts over on another input, keeping the buffer (and the counting kernel it lives in): grep
+   * reads thousands of small files through one scanner, where a buffer per file cost as much in
+   * allocation and garbage collection as the search. Call `release` when no input is left.
+   */
+  restart(read: ReadFn): void {
+    this.read = read;
+    this.eof = false;
+    this.pos = this.end = this.searched = this.base = 0;
+    this.midLine = false;
+    this.view = this.buf.subarray(0, 0);
+  }
+
   /** Offset in the input of the next byte not yet handed on or skipped. */
   get offset(): number {
     return this.base + this.pos;
+  }
+
+  /** The size of the buffer: a skip bounded by fewer bytes than this may return without reading. */
+  get bufferSize(): number {
+    return this.buf.length;
+  }
+
+  /** True when `offset` is where a line starts: no part of the current line was handed on or skipped. */
+  get atLineStart(): boolean {
+    return !this.midLine;
   }
 
   /**
@@ -251,8 +281,9 @@ export class LineScanner {
     for (;;) {
       // Fast path, for long skips: when the rest of the buffer holds fewer lines than are left
       // to skip, count them all at once and jump past the last "\n" (one kernel call per buffer,
-      // not one indexOf per line). Short skips go line by line and never pay for a kernel.
-      if (this.kernel === undefined && maxLines - lines > KERNEL_FROM_LINES) this.moveIntoKernel();
+      // not one indexOf per line). Short skips go line by line and never pay for a kernel, nor
+      // does an input that fits in the buffer (the first kernel in a process compiles it).
+      if (this.kernel === undefined && maxLines - lines > KERNEL_FROM_LINES && this.end === this.buf.length) this.moveIntoKernel();
       const view = this.view;
       const ahead = this.kernel ? this.kernel(this.searched, this.end) : 0;
       if (ahead > 0 && lines + ahead < maxLines) {

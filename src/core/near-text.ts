@@ -1,8 +1,12 @@
 // When a text is not in a file: the places where it nearly is, differing only in whitespace or only
-// in case (or in both), so the caller sees the lines it probably meant and what to fix.
+// in case (or in both), or only where the file's bytes are not UTF-8 and the text has U+FFFD (text
+// copied from such lines as they were shown), so the caller sees the lines it meant and what to fix.
 
-/** How a near match differs from the text looked for. */
-export type NearKind = 'whitespace' | 'case' | 'whitespace and case';
+/**
+ * How a near match differs from the text looked for. `encoding`: the lines, read as UTF-8 with
+ * U+FFFD for each byte that is not, are the text: it was copied from them as shown.
+ */
+export type NearKind = 'encoding' | 'whitespace' | 'case' | 'whitespace and case';
 
 /** Lines `from..to` hold the text but for differences of `kind`; `lines` are their bytes. */
 export interface NearMatch {
@@ -20,7 +24,12 @@ interface Fold {
 }
 
 const noSpace = (s: string) => s.replace(/\s+/gu, '');
+/** What a byte that is not UTF-8 reads as: text copied from such a line holds it. */
+export const REPLACEMENT = '\uFFFD';
 const FOLDS: readonly Fold[] = [
+  // Lines are decoded as UTF-8 with U+FFFD for bytes that are not: equal to a text that holds
+  // U+FFFD, they differ from it only in those bytes. (Looked for only when the text holds one.)
+  { kind: 'encoding', fold: (s) => s, joiner: '\n' },
   { kind: 'whitespace', fold: noSpace, joiner: '' },
   { kind: 'case', fold: (s) => s.toLowerCase(), joiner: '\n' },
   { kind: 'whitespace and case', fold: (s) => noSpace(s).toLowerCase(), joiner: '' },
@@ -52,7 +61,8 @@ export class NearFinder {
     text: string,
     private readonly limit = 3,
   ) {
-    this.needles = FOLDS.map((f) => f.fold(text.replace(/\n$/, '')));
+    const body = text.replace(/\n$/, '');
+    this.needles = FOLDS.map((f) => (f.kind === 'encoding' && !body.includes(REPLACEMENT) ? '' : f.fold(body)));
     this.span = Math.min(2 * text.split('\n').length + 8, 256);
   }
 

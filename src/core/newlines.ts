@@ -24,6 +24,11 @@ const pool = new Map<number, NewlineCounter[]>();
 /** Counters kept per size: a few, so a burst of scanners does not pin memory for good. */
 const POOL_MAX = 4;
 
+/** A counter given back earlier (releaseNewlineCounter), or undefined: never a new instance. */
+export function pooledNewlineCounter(size: number): NewlineCounter | undefined {
+  return pool.get(size)?.pop();
+}
+
 /** Gives a counter back for reuse; its buffer must no longer be used by the caller. */
 export function releaseNewlineCounter(c: NewlineCounter): void {
   const list = pool.get(c.buffer.length) ?? [];
@@ -33,6 +38,28 @@ export function releaseNewlineCounter(c: NewlineCounter): void {
 
 /** Each kernel's ASCII lower-casing function, by its memory. */
 const folds = new WeakMap<ArrayBuffer, (start: number, end: number) => void>();
+
+/**
+ * The first position q in [start, end) where byte `b1` is at q + `o1` and `b2` at q + `o2`, or -1.
+ * The bytes read reach end + max(o1, o2) + 15: within the buffer, or the page after it.
+ */
+export type PairSearch = (start: number, end: number, o1: number, b1: number, o2: number, b2: number) => number;
+const pairs = new WeakMap<ArrayBuffer, PairSearch>();
+
+/**
+ * The SIMD pair search over `buf` when it lives in a kernel's memory (a scanner's buffer, the
+ * folder), positions relative to `buf`; undefined otherwise. Each kernel's memory holds a spare
+ * page after its buffer, so the search may read a little past a block that ends the buffer.
+ */
+export function pairSearch(buf: Uint8Array): PairSearch | undefined {
+  const pair = pairs.get(buf.buffer as ArrayBuffer);
+  if (pair === undefined) return undefined;
+  const at = buf.byteOffset;
+  return at === 0 ? pair : (start, end, o1, b1, o2, b2) => {
+    const q = pair(start + at, end + at, o1, b1, o2, b2);
+    return q === -1 ? -1 : q - at;
+  };
+}
 
 /** A kernel with its own small memory, for counting bytes that live elsewhere (copied in). */
 let scratch: NewlineCounter | null | undefined;
@@ -75,7 +102,7 @@ export function countByIndexOf(buf: Uint8Array, start: number, end: number): num
  * is not available (the caller then allocates a plain buffer and counts with indexOf).
  */
 export function simdNewlineCounter(size: number): NewlineCounter | undefined {
-  const pooled = pool.get(size)?.pop();
+  const pooled = pooledNewlineCounter(size);
   if (pooled !== undefined) return pooled;
   if (compiled === undefined) {
     try {
@@ -93,6 +120,7 @@ export function simdNewlineCounter(size: number): NewlineCounter | undefined {
   const count = instance.exports.count as (start: number, end: number) => number;
   kernels.set(memory.buffer, count);
   folds.set(memory.buffer, instance.exports.fold as (start: number, end: number) => void);
+  pairs.set(memory.buffer, instance.exports.pair as PairSearch);
   return { buffer, count };
 }
 

@@ -55,13 +55,18 @@ export function literalChar(cp: number, ignoreCase: boolean): Needs {
   return exactly(String.fromCodePoint(cp));
 }
 
-/** Pieces one after the other: adjacent texts join, across groups and assertions alike. */
-export function sequence(parts: readonly Needs[]): Needs {
+/**
+ * Pieces one after the other: adjacent texts join, across groups and assertions alike. `found`,
+ * when given, collects every text the sequence's matches must contain (`best` is the longest):
+ * a search may look for the one that is rarest in the text rather than the longest.
+ */
+export function sequence(parts: readonly Needs[], found?: Set<string>): Needs {
   let run = ''; // the text just before the next piece, matched exactly
   let prefix: string | undefined;
   let best = '';
   let pure = true;
   const keep = (s: string) => {
+    if (s !== '') found?.add(s);
     if (Buffer.byteLength(s) > Buffer.byteLength(best)) best = s;
   };
   for (const p of parts) {
@@ -123,11 +128,18 @@ export function branchOf(n: Needs): { literal: string; whole: boolean } {
   return { literal: n.best, whole: n.pure && n.best !== '' };
 }
 
-/** A pattern that is plain text (-F, or a regex with no syntax character): matched as it is. */
-export function analyseText(text: string, ignoreCase: boolean): PatternAnalysis {
+/**
+ * A pattern that is plain text (-F, or a regex with no syntax character): matched as it is.
+ * `factors`, when given, receives the texts every match contains, one list per branch (see
+ * `sequence`): under -i, the pieces between the characters ASCII folding cannot find.
+ */
+export function analyseText(text: string, ignoreCase: boolean, factors?: string[][]): PatternAnalysis {
   const cps = Array.from(text, (c) => c.codePointAt(0)!);
+  const found = factors === undefined ? undefined : new Set<string>();
+  const branch = branchOf(sequence(cps.map((cp) => literalChar(cp, ignoreCase)), found));
+  if (found !== undefined) factors!.push([...found]);
   return {
-    branches: [branchOf(sequence(cps.map((cp) => literalChar(cp, ignoreCase))))],
+    branches: [branch],
     blockSafe: cps.every((cp) => cp !== 0x0a && cp !== 0x0d),
     asciiOnly: cps.every((cp) => cp < 0x80),
   };

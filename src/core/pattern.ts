@@ -25,6 +25,12 @@ export interface CompiledPattern {
    * ASCII-case-insensitively when `literalsFoldCase`). Undefined when no literal is required.
    */
   literals: Buffer[] | undefined;
+  /**
+   * Per top-level branch of the patterns (in order), every literal a match of that branch must
+   * contain, its `literals` entry first: a search may look for the rarest one instead (each rules
+   * lines out as well as any other). Undefined with `literals`.
+   */
+  literalChoices?: Buffer[][] | undefined;
   /** the literals must be searched ignoring ASCII case (-i) */
   literalsFoldCase: boolean;
   /** a line matches exactly when it contains a literal: the regex need not run at all */
@@ -77,7 +83,8 @@ export async function compilePatterns(patterns: readonly string[], o: PatternOpt
   const ic = o.ignoreCase === true;
   const plain = (p: string) => o.fixed === true || p.search(SYNTAX) === -1;
   const regex = list.every(plain) ? undefined : await import('./regex-analysis.js');
-  const analyses = list.map((p) => (plain(p) ? analyseText(p, ic) : regex!.analyseRegex(p, ic)));
+  const factors: string[][] = [];
+  const analyses = list.map((p) => (plain(p) ? analyseText(p, ic, factors) : regex!.analyseRegex(p, ic, factors)));
 
   let body = sources.length === 1 ? sources[0]! : sources.map((s) => `(?:${s})`).join('|');
   if (o.line) body = `^(?:${body})$`;
@@ -90,14 +97,17 @@ export async function compilePatterns(patterns: readonly string[], o: PatternOpt
 
   // Every branch of every pattern must yield a literal, or nothing can be ruled out.
   const found: string[] = [];
+  const literalChoices: Buffer[][] = [];
   let pure = !ic && !o.word && !o.line;
-  for (const b of analyses.flatMap((a) => a.branches)) {
-    if (b.literal === '') return { ...compiled, ...noLiterals, block, blockAnyBytes };
+  analyses.flatMap((a) => a.branches).forEach((b, i) => {
     found.push(b.literal);
+    const others = (factors[i] ?? []).filter((f) => f !== b.literal);
+    literalChoices.push([b.literal, ...others].map((f) => Buffer.from(f, 'utf8')));
     // A "\r" found in the bytes may be the first half of a "\r\n" terminator, which the
     // pattern never sees: such a literal only rules lines out, the regex decides.
     if (!b.whole || b.literal.includes('\r')) pure = false;
-  }
+  });
+  if (found.includes('')) return { ...compiled, ...noLiterals, block, blockAnyBytes };
   const literals = [...new Set(found)].map((s) => Buffer.from(s, 'utf8'));
-  return { ...compiled, literals, literalsFoldCase: ic, pureLiteral: pure, block, blockAnyBytes };
+  return { ...compiled, literals, literalChoices, literalsFoldCase: ic, pureLiteral: pure, block, blockAnyBytes };
 }

@@ -49,4 +49,10 @@ export class LineGatherer {
   clear(): void {
     this.len = 0;
   }
+
+  /** Drops what was gathered and the buffer with it (a line passed over: its memory goes too). */
+  release(): void {
+    this.len = 0;
+    this.buf = null;
+  }
 }

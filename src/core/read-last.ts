@@ -11,6 +11,8 @@ export interface LastOptions {
   maxBytes: number;
   /** bytes a row adds before line `n`'s bytes (`n\t`) */
   prefixBytes: (line: number) => number;
+  /** lines before the scanner's first byte (it may start at a checkpoint, not at the top); default 0 */
+  linesBefore?: number;
 }
 
 /** What the page showed: its first line, the rows, and the lines of the N asked that did not fit. */
@@ -32,17 +34,23 @@ interface Kept {
 }
 
 /**
- * Hands the last rows that fit to `sink`, in order. One pass over the tail: every row costs at
- * least 3 bytes (`n`, a tab, one byte), so no more than `maxBytes / 3 + 1` lines can matter;
- * those are read and kept while they fit (a queue of at most `maxBytes` bytes), dropping the
- * oldest as newer ones arrive. A last line longer than the cap alone is shown cut, as page does.
- * Memory: the bytes of the rows that fit, so at most about `maxBytes`.
+ * The first line that can matter: every row costs at least 3 bytes (`n`, a tab, one byte), so
+ * no more than `maxBytes / 3 + 1` of the last `want` lines can fit.
+ */
+export function lastFirstLine(o: Pick<LastOptions, 'total' | 'want' | 'maxBytes'>): number {
+  return o.total - Math.min(o.want, o.total, Math.floor(o.maxBytes / 3) + 1) + 1;
+}
+
+/**
+ * Hands the last rows that fit to `sink`, in order. One pass over the tail, from
+ * `lastFirstLine`: the lines are read and kept while they fit (a queue of at most `maxBytes`
+ * bytes), dropping the oldest as newer ones arrive. A last line longer than the cap alone is
+ * shown cut, as page does. Memory: the bytes of the rows that fit, so at most about `maxBytes`.
  */
 export function readLast(scanner: LineScanner, o: LastOptions, sink: RowSink): LastResult {
   const want = Math.min(o.want, o.total);
-  const window = Math.min(want, Math.floor(o.maxBytes / 3) + 1);
-  let n = o.total - window + 1;
-  scanner.skip(n - 1);
+  let n = lastFirstLine(o);
+  scanner.skip(n - 1 - (o.linesBefore ?? 0));
   const kept: Kept[] = [];
   let head = 0; // kept[head..] are the rows that fit
   let used = 0;

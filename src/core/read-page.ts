@@ -41,6 +41,8 @@ export interface PageOptions {
   countTo?: number | undefined;
   /** the message for an offset at or past the end, given the line count (default: page's) */
   pastEnd?: ((count: number) => string) | undefined;
+  /** lines before the scanner's first byte (it may start at a checkpoint, at most `offset`); default 0 */
+  linesBefore?: number | undefined;
 }
 
 /** What a page showed, for its footer and JSON summary. */
@@ -68,10 +70,11 @@ export interface PageResult {
  * the end (except offset 0 of an empty file, which is an empty page).
  */
 export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): PageResult {
-  const before = scanner.skip(o.offset);
-  if (before.lines < o.offset || scanner.atEnd()) {
-    if (before.lines === 0 && o.offset === 0 && o.pastEnd === undefined) return { first: 1, shown: 0, total: 0, nextOffset: 0, left: 0 };
-    throw new LinewiseError('past-end', (o.pastEnd ?? ((count) => offsetPastEnd(o.offset, count)))(before.lines));
+  const linesBefore = o.linesBefore ?? 0;
+  const before = linesBefore + scanner.skip(o.offset - linesBefore).lines;
+  if (before < o.offset || scanner.atEnd()) {
+    if (before === 0 && o.offset === 0 && o.pastEnd === undefined) return { first: 1, shown: 0, total: 0, nextOffset: 0, left: 0 };
+    throw new LinewiseError('past-end', (o.pastEnd ?? ((count) => offsetPastEnd(o.offset, count)))(before));
   }
   const cap = o.maxBytes > 0 ? o.maxBytes : Infinity;
   let n = o.offset + 1;

@@ -28,17 +28,24 @@ type CharMatcher = AST.Character | AST.CharacterClass | AST.CharacterSet;
  * with modifiers (`(?i:...)`, which change flags inside it) requires no literal and makes the
  * pattern neither block-safe nor ASCII-only.
  */
-export function analyseRegex(source: string, ignoreCase: boolean): PatternAnalysis {
+export function analyseRegex(source: string, ignoreCase: boolean, factors?: string[][]): PatternAnalysis {
   let ast: AST.Pattern;
   try {
     ast = parser.parsePattern(source, 0, source.length, { unicode: true });
   } catch {
+    factors?.push([]);
     return UNKNOWN;
   }
   const matchers: CharMatcher[] = [];
   const understood = collectMatchers(ast, matchers);
+  const branches = topBranches(ast.alternatives).map((a) => {
+    const found = factors === undefined ? undefined : new Set<string>();
+    const branch = branchOf(needs(a, ignoreCase, found));
+    if (found !== undefined) factors!.push([...found]);
+    return branch;
+  });
   return {
-    branches: topBranches(ast.alternatives).map((a) => branchOf(needs(a, ignoreCase))),
+    branches,
     blockSafe: understood && matchers.every((m) => !matchesLineEnd(m, ignoreCase)),
     asciiOnly: understood && matchers.every(asciiMatcher),
   };
@@ -56,11 +63,18 @@ function topBranches(alts: readonly AST.Alternative[]): AST.Alternative[] {
   });
 }
 
-/** What a node of the AST tells of the text its matches contain. */
-function needs(node: AST.Alternative | AST.Element, ic: boolean): Needs {
+/**
+ * What a node of the AST tells of the text its matches contain. `found` (see `sequence`) collects
+ * the texts every match of the node contains; it is handed down only where a part must match
+ * for the whole to: not into one of several alternatives, nor into an optional part.
+ */
+function needs(node: AST.Alternative | AST.Element, ic: boolean, found?: Set<string>): Needs {
   switch (node.type) {
     case 'Alternative':
-      return sequence(node.elements.map((e) => needs(e, ic)));
+      return sequence(
+        node.elements.map((e) => needs(e, ic, found)),
+        found,
+      );
     case 'Character':
       return literalChar(node.value, ic);
     case 'CharacterClass': {
@@ -70,11 +84,11 @@ function needs(node: AST.Alternative | AST.Element, ic: boolean): Needs {
     }
     case 'Group':
       if (node.modifiers !== null) return NOTHING;
-      return alternation(node.alternatives.map((a) => needs(a, ic)));
+      return alternatives(node.alternatives, ic, found);
     case 'CapturingGroup':
-      return alternation(node.alternatives.map((a) => needs(a, ic)));
+      return alternatives(node.alternatives, ic, found);
     case 'Quantifier':
-      return repeat(needs(node.element, ic), node.min, node.max);
+      return repeat(needs(node.element, ic, node.min > 0 ? found : undefined), node.min, node.max);
     case 'Assertion':
       // zero width: what comes before and after it is adjacent in the match
       return exactly('', false);
@@ -82,6 +96,11 @@ function needs(node: AST.Alternative | AST.Element, ic: boolean): Needs {
       // character sets, back references, and what only the `v` flag allows
       return NOTHING;
   }
+}
+
+/** A group's alternatives: what one alone requires is required only when it is the only one. */
+function alternatives(alts: readonly AST.Alternative[], ic: boolean, found: Set<string> | undefined): Needs {
+  return alternation(alts.map((a) => needs(a, ic, alts.length === 1 ? found : undefined)));
 }
 
 /**

@@ -11,8 +11,9 @@
 
 import { countLF } from './newlines.js';
 import { LinewiseError } from './errors.js';
-import { BlockFinder, BytesFinder, type Finder } from './finders.js';
-import { FoldFinder } from './fold-case.js';
+import type { Finder } from './finders.js';
+import { finderFor } from './finder-choice.js';
+import { LineGatherer } from './pieces.js';
 import type { PieceVisitor } from './lines.js';
 import { terminatorLength } from './terminators.js';
 import { BeforeContext } from './before-context.js';
@@ -44,6 +45,11 @@ export interface SearchOptions {
   onNote?: (message: string) => void;
   /** bytes of before-context kept at most (tests make it small) */
   maxBeforeBytes?: number;
+  /**
+   * The search's finder (`finderFor(pattern)`), shared by the inputs of one search so that its
+   * choices (the literals' anchors) are made once, not per file; made here when not given.
+   */
+  finder?: Finder | undefined;
 }
 
 /** Lines longer than this are not matched (they would have to be whole in memory): skipped with a note. */
@@ -81,9 +87,8 @@ export class LineSearcher {
   private afterLeft = 0;
   /** the last `before` lines, when they are not in the current block */
   private readonly kept: BeforeContext;
-  /** pieces of a line longer than the scanner's buffer */
-  private acc: Buffer | null = null;
-  private accLen = 0;
+  /** pieces of a line longer than the scanner's buffer (made at the first such line) */
+  private gatherer: LineGatherer | undefined;
   /** the current line is longer than maxLine: its pieces are passed over */
   private skipping = false;
   private readonly onNote: ((message: string) => void) | undefined;
@@ -101,15 +106,7 @@ export class LineSearcher {
     this.maxLine = o.maxLine ?? MAX_SEARCH_LINE;
     this.onNote = o.onNote;
     this.kept = new BeforeContext(this.before, o.maxBeforeBytes);
-    // A pure literal is fastest with indexOf; else one RegExp pass per block when that is exact
-    // enough; else the literal prefilter; else every line is tested.
-    const lits = pattern.literals;
-    if (lits !== undefined && pattern.pureLiteral) this.finder = new BytesFinder(lits, true);
-    else {
-      const literal = lits === undefined ? undefined : pattern.literalsFoldCase ? new FoldFinder(lits) : new BytesFinder(lits, false);
-      if (pattern.block === undefined) this.finder = literal;
-      else this.finder = new BlockFinder(pattern.block, literal, pattern.blockAnyBytes);
-    }
+    this.finder = o.finder ?? finderFor(pattern);
     this.candidatePath = this.finder !== undefined && !this.invert && this.before === 0 && this.after === 0;
     this.countLines = o.noNumbers !== true;
     this.visitor = (buf, start, end, ends) => this.visit(buf, start, end, ends);
@@ -135,34 +132,28 @@ export class LineSearcher {
       if (ends) this.skipped();
       return !this.done;
     }
-    if (!ends || this.accLen > 0) {
+    if (!ends || (this.gatherer !== undefined && this.gatherer.length > 0)) {
       if (!this.gather(buf, start, end)) return ends ? (this.skipped(), !this.done) : true;
       if (!ends) return true;
-      const acc = this.acc!;
-      const len = this.accLen;
-      this.accLen = 0;
-      if (acc.length > 1 << 22) this.acc = null; // do not keep a huge buffer alive
-      this.block(acc, 0, len);
+      const whole = this.pieces.take(); // a huge line's buffer is let go
+      this.block(whole, 0, whole.length);
     } else this.block(buf, start, end);
     return !this.done;
   }
 
+  private get pieces(): LineGatherer {
+    // never past maxLine: gather() checks first, and passes a longer line over
+    return (this.gatherer ??= new LineGatherer(this.maxLine, (n) => new RangeError(`a line of ${n} bytes gathered past the bound`)));
+  }
+
   /** Adds a piece of a long line; false (and the line is passed over) once it is past maxLine. */
   private gather(buf: Buffer, start: number, end: number): boolean {
-    const need = this.accLen + (end - start);
-    if (need > this.maxLine) {
+    if (this.pieces.length + (end - start) > this.maxLine) {
       this.skipping = true;
-      this.accLen = 0;
-      this.acc = null;
+      this.pieces.release();
       return false;
     }
-    if (this.acc === null || this.acc.length < need) {
-      const grown = Buffer.allocUnsafe(Math.min(Math.max(need * 2, 1 << 16), this.maxLine));
-      if (this.acc !== null) this.acc.copy(grown, 0, 0, this.accLen);
-      this.acc = grown;
-    }
-    buf.copy(this.acc, this.accLen, start, end);
-    this.accLen = need;
+    this.pieces.add(buf, start, end);
     return true;
   }
 

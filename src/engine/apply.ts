@@ -4,6 +4,7 @@
 import { EOL_MODES } from '../core/eol.js';
 import type { Row, RowTable } from '../core/parse-rows.js';
 import { RECEIPT_CONTEXT, type ReceiptEdit, receiptOf, type Shift } from '../core/receipt-regions.js';
+import { pinTarget, unpinTarget } from '../io/edit-target.js';
 import type { WriteFn } from '../io/temp-file.js';
 import { loadEncoding } from './encodings.js';
 import type { FilePlan } from './plans.js';
@@ -71,6 +72,8 @@ export interface EditRunOptions extends ReplaceOptions {
    * (`--json`): for a million rows it is a million objects.
    */
   reportEdits?: boolean;
+  /** how a message says to pass the file's encoding, with an example (default: the CLI's option) */
+  encodingAdvice?: string;
   /** for tests: how temporary files are written */
   writeFn?: WriteFn;
 }
@@ -140,12 +143,19 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
   let prepared: Prepared[];
   let moved = new Map<FilePlan, Relocation>();
   try {
-    prepared = await runTransaction(plans, topts);
-  } catch (e) {
-    if (!(e instanceof StaleEditError) || v.optionalBoolean(o.relocate, 'relocate') !== true) throw e;
-    const r = relocatePlans(plans, e, source, { allowBinary: topts.binary, encoding });
-    moved = r.moved;
-    prepared = await runTransaction(r.plans, topts);
+    // Confined (a server): each file's directory is held open and checked, and the edit's files
+    // and renames go through it, so a directory swapped under the path cannot redirect them.
+    if (source.confine !== undefined) for (const p of plans) pinTarget(p.target, source.confine);
+    try {
+      prepared = await runTransaction(plans, topts);
+    } catch (e) {
+      if (!(e instanceof StaleEditError) || v.optionalBoolean(o.relocate, 'relocate') !== true) throw e;
+      const r = relocatePlans(plans, e, source, { allowBinary: topts.binary, encoding });
+      moved = r.moved;
+      prepared = await runTransaction(r.plans, topts);
+    }
+  } finally {
+    for (const p of plans) unpinTarget(p.target);
   }
   // Loaded only for a dry run that changes something, so no other call pays for it.
   const diff = dryRun && prepared.some((p) => p.result.changed) ? (await import('./diff.js')).unifiedDiff : undefined;

@@ -8,7 +8,7 @@ import { editRangeProblem } from '../core/ranges.js';
 import { splitLines } from '../core/lines.js';
 import { applyPlans, type EditRunOptions, type ExpectedLine, type ReplaceResult } from './apply.js';
 import { loadEncoding } from './encodings.js';
-import { locateText, type TextSpec } from './locate-text.js';
+import { ENCODING_ADVICE, locateText, type TextSpec } from './locate-text.js';
 import { expectedLines, rangePlan, type RangeSpec, rowPlans } from './plans.js';
 import { inputSource } from './read.js';
 import * as v from './validate.js';
@@ -129,7 +129,8 @@ export async function applyEdits(path: string, edits: readonly (RangeEdit | Text
     const encoding = v.optionalString(o.encoding, 'encoding');
     if (encoding !== undefined) await loadEncoding(encoding);
     const plan = plans[0]!;
-    const found = locateText(plan.target.real, file, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, o.staleShown ?? "in the error's `near`");
+    const wording = { shown: o.staleShown ?? "in the error's `near`", encoding: o.encodingAdvice ?? ENCODING_ADVICE };
+    const found = locateText(plan.target.real, file, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, wording);
     // Lines the caller expects are guarded by what the caller read, not by what was found.
     const own = new Set(expectedLines(plan).map((x) => x.line));
     plan.fixed = {

@@ -2,12 +2,12 @@
 // (-o parts, --replace), the resume cursor (--after), the budgets (--max-rows, --max-bytes), and
 // once a budget is spent, a bounded count of what was left out, for the footer.
 
-import { LinewiseError } from '../core/errors.js';
 import { safeCut } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { matchRanges } from '../core/match-ranges.js';
 import type { MatchSink } from '../core/searcher.js';
 import { replaceLine, replacements, type Template } from '../core/substitute.js';
+import { formatCursor, type GrepBudget, type GrepCutOff } from './grep-budget.js';
 
 /**
  * How a search reports: rows of lines (`lines`), a count per file (`counts`; `matching-counts`
@@ -16,60 +16,6 @@ import { replaceLine, replacements, type Template } from '../core/substitute.js'
  * the search stops at the first selected line). Only `lines` calls match and context.
  */
 export type GrepReport = 'lines' | 'counts' | 'matching-counts' | 'files' | 'files-without' | 'quiet';
-
-/** Where a search resumes: after line `line` of the input named `path`, or after all of it. */
-export interface GrepCursor {
-  path: string;
-  line: number | 'end';
-}
-
-/**
- * Parses a cursor as the footer prints it, `PATH:LINE` or `PATH:end`: the path is everything
- * before the last colon, so a path holding colons needs no quoting.
- */
-export function parseCursor(text: string): GrepCursor {
-  const m = /^(.+):([0-9]+|end)$/s.exec(text);
-  const line = m?.[2] === 'end' ? 'end' : Number(m?.[2]);
-  if (!m || (line !== 'end' && !Number.isSafeInteger(line))) {
-    throw new LinewiseError('bad-option', `--after takes PATH:LINE or PATH:end, as a footer prints it, not ${JSON.stringify(text)}`);
-  }
-  return { path: m[1]!, line };
-}
-
-/** The cursor of a row, as `parseCursor` reads it. */
-export function formatCursor(c: GrepCursor): string {
-  return `${c.path}:${c.line}`;
-}
-
-/** A budget on what one search prints; the defaults (undefined) are no bound. */
-export interface GrepBudget {
-  /** rows at most, across all files */
-  maxRows?: number | undefined;
-  /** bytes of rows at most, across all files (0: no bound) */
-  maxBytes?: number | undefined;
-  /** once the budget is spent, how many more bytes to search to count what was left out */
-  countBytes: number;
-}
-
-/** What a budget left out, and where to go on: the footer as data. */
-export interface GrepCutOff {
-  /** rows shown (lines, context, -o parts, or file rows under -c and -l) */
-  rows: number;
-  /** selected lines shown (file rows under -c and -l) */
-  shown: number;
-  /** selected lines (file rows) from the cursor on, or undefined when counting them stopped at its bound */
-  total: number | undefined;
-  /** files with a selected line shown (lines only) */
-  files: number;
-  /** files with a selected line from the cursor on (lines only), undefined when not counted */
-  totalFiles: number | undefined;
-  /** the cursor after the last row shown: pass it as `after` to go on */
-  after: string;
-  /** the row shown cut, when a single row was longer than the byte budget */
-  cut?: { path: string; line: number; shown: number; length: number };
-  /** -o: a line whose matches did not all fit, as the first rows of a call: how many were shown */
-  matches?: { path: string; line: number; shown: number; total: number };
-}
 
 /** Each file counted past the budget costs at least this many bytes of the count's bound. */
 const FILE_COST = 4096;

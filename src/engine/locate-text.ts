@@ -8,7 +8,7 @@ import { normaliseText, type Occurrence, TextFinder } from '../core/find-text.js
 import { MAX_LINE_BYTES } from '../core/limits.js';
 import { joinPieces } from '../core/lines.js';
 import { countLF } from '../core/newlines.js';
-import { NEAR_MAX_LINE, NearFinder, type NearKind } from '../core/near-text.js';
+import { NEAR_MAX_LINE, NearFinder, type NearKind, REPLACEMENT } from '../core/near-text.js';
 import { linesNeeded, type Splice, type SplicedRange, spliceRanges } from '../core/splice.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { InputSource } from '../io/input.js';
@@ -24,14 +24,26 @@ export interface TextSpec {
   origin: string;
 }
 
+/** How messages word what the caller can do: where the near lines are, how to name an encoding. */
+export interface TextWording {
+  /** where the near lines are shown ("1 line on stdout", "in the error's `near`") */
+  shown: string;
+  /** how to pass the file's encoding, with an example (the CLI's: {@link ENCODING_ADVICE}) */
+  encoding: string;
+}
+
+/** The CLI's (and the library's default) way to name an encoding in a message. */
+export const ENCODING_ADVICE = 'for example --encoding latin1; linewise encodings lists the names';
+
 /** How many starting lines an "occurs N times" message lists. */
 const LISTED = 20;
 const LF = 10;
 
 /**
  * Thrown when an old text is not in the file (exit code 3: the file does not hold what the caller
- * believed). `near` holds the lines that hold it but for whitespace or case, and `difference`
- * says which; both empty when there is no such place.
+ * believed). `near` holds the lines that hold it but for whitespace or case, or but for bytes that
+ * are not UTF-8 where the text has U+FFFD (`encoding`: it was copied from them as shown), and
+ * `difference` says which; both empty when there is no such place.
  */
 export class TextNotFoundError extends LinewiseError {
   constructor(
@@ -50,7 +62,7 @@ export class TextNotFoundError extends LinewiseError {
  * range edits that replace them, each guarded by its lines as read. Throws when an old text is
  * missing ({@link TextNotFoundError}) or, without `all`, occurs more than once (exit 2).
  */
-export function locateText(real: string, given: string, specs: readonly TextSpec[], source: InputSource, textOptions: TextOptions, shown: string): SplicedRange[] {
+export function locateText(real: string, given: string, specs: readonly TextSpec[], source: InputSource, textOptions: TextOptions, wording: TextWording): SplicedRange[] {
   const needles = specs.map((s) => normaliseText(s.old));
   const finders = needles.map((n, i) => new TextFinder(n, specs[i]!.all ? Infinity : LISTED));
   const count = scan(real, given, source, textOptions, (buf, start, end, ends) => {
@@ -62,7 +74,7 @@ export function locateText(real: string, given: string, specs: readonly TextSpec
   specs.forEach((spec, i) => {
     const f = finders[i]!;
     const what = specs.length === 1 ? 'the old text' : `${spec.origin}: the old text`;
-    if (f.count === 0) throw notFound(real, given, needles[i]!, what, source, textOptions, shown);
+    if (f.count === 0) throw notFound(real, given, needles[i]!, what, source, textOptions, wording);
     if (f.count > 1 && !spec.all) {
       const starts = f.found.map((o) => o.start.line);
       const more = f.count > starts.length ? ` and ${f.count - starts.length} more` : '';
@@ -167,7 +179,7 @@ function holds(lines: ReadonlyMap<number, Buffer>, o: Occurrence, needle: Buffer
 }
 
 /** The not-found error, with the near matches a second pass finds. */
-function notFound(real: string, given: string, needle: Buffer, what: string, source: InputSource, textOptions: TextOptions, shown: string): TextNotFoundError {
+function notFound(real: string, given: string, needle: Buffer, what: string, source: InputSource, textOptions: TextOptions, wording: TextWording): TextNotFoundError {
   const near = new NearFinder(needle.toString('utf8'));
   const t = open(real, given, source, textOptions);
   let notUtf8 = 0; // the first line that is not UTF-8: a file read as bytes in another encoding
@@ -194,17 +206,23 @@ function notFound(real: string, given: string, needle: Buffer, what: string, sou
     // A non-ASCII text typed in UTF-8 cannot match a latin1 file read as bytes: say what to add.
     const hint =
       notUtf8 > 0 && /[^\x00-\x7f]/.test(needle.toString('latin1'))
-        ? `line ${notUtf8} is not UTF-8, so the file is in another encoding: give it (for example --encoding latin1; linewise encodings lists the names)`
+        ? `line ${notUtf8} is not UTF-8, so the file is in another encoding: give it (${wording.encoding})`
         : 'read the lines again and copy the text exactly';
     return new TextNotFoundError(`${what} is not in the file; nothing was written: ${hint}`, given, [], undefined);
   }
   const kind = found[0]!.kind;
   const rows = found.flatMap((m) => m.lines.map((bytes, i) => toLine(given, m.from + i, bytes, 0, bytes.length)));
   const places = found.map((m) => (m.from === m.to ? `line ${m.from}` : `lines ${m.from}-${m.to}`)).join(', ');
-  return new TextNotFoundError(
-    `${what} is not in the file, but ${places} ${found.length === 1 && found[0]!.from === found[0]!.to ? 'differs' : 'differ'} from it only in ${kind} (${plural(rows.length)} ${shown}); nothing was written`,
-    given,
-    rows,
-    kind,
-  );
+  const differ = found.length === 1 && found[0]!.from === found[0]!.to ? 'differs' : 'differ';
+  // Text with U+FFFD near lines that are not UTF-8: copied from them as shown, it cannot match
+  // their bytes; whatever else differs, the encoding is what to fix first.
+  const copied = needle.includes(REPLACEMENT) && found.some((m) => m.lines.some((l) => !isUtf8(l)));
+  const encoding = `the file is in another encoding; give it (${wording.encoding})`;
+  const how =
+    kind === 'encoding'
+      ? `only in bytes that are not UTF-8 (they read as U+FFFD, so text copied from them cannot match): ${encoding}`
+      : copied
+        ? `only in ${kind} and in bytes that are not UTF-8 (they read as U+FFFD): ${encoding}`
+        : `only in ${kind}`;
+  return new TextNotFoundError(`${what} is not in the file, but ${places} ${differ} from it ${how} (${plural(rows.length)} ${wording.shown}); nothing was written`, given, rows, kind);
 }

@@ -6,13 +6,13 @@ import { LinewiseError, withPath } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
 import { countRest, readRange } from '../core/read-range.js';
-import { readLast } from '../core/read-last.js';
 import { readPage, rowPrefixLength } from '../core/read-page.js';
 import { pastEnd, rangeProblem, withCount } from '../core/ranges.js';
 import type { InputSource } from '../io/input.js';
 import { fdReader } from '../io/streams.js';
 import { decodeNote, type OpenedText, openText } from '../io/text.js';
 import { checkEncodingLoaded } from './encodings.js';
+import { lastPage } from './last-page.js';
 import { type Line, LineCollector } from './results.js';
 import * as v from './validate.js';
 
@@ -42,11 +42,17 @@ export interface ReadOptions {
    * unchanged since it read them (device, inode, size and times) from memory. Default: none.
    */
   files?: InputSource['files'];
+  /**
+   * Confine every file opened to some directories (a server's roots): each is checked by its
+   * descriptor after it is opened, and an edit's directory is held open and checked through the
+   * rename, so a symbolic link swapped in after a path was checked is refused. Default: none.
+   */
+  confine?: InputSource['confine'];
 }
 
 /** Where a read's inputs come from, with the defaults applied. */
-export function inputSource(o: { cwd?: string | undefined; stdin?: ReadFn | undefined; files?: InputSource['files'] }): InputSource {
-  return { cwd: v.optionalString(o.cwd, 'cwd') ?? '.', stdin: o.stdin ?? fdReader(0), ...(o.files ? { files: o.files } : {}) };
+export function inputSource(o: { cwd?: string | undefined; stdin?: ReadFn | undefined; files?: InputSource['files']; confine?: InputSource['confine'] }): InputSource {
+  return { cwd: v.optionalString(o.cwd, 'cwd') ?? '.', stdin: o.stdin ?? fdReader(0), ...(o.files ? { files: o.files } : {}), ...(o.confine ? { confine: o.confine } : {}) };
 }
 
 /** What a read found out about its input, besides the rows. */
@@ -100,7 +106,7 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
   const maxBytes = v.optionalCount(options.maxBytes, 'maxBytes') ?? 0;
   const countBytes = v.optionalCount(options.countBytes, 'countBytes') ?? PAGE_DEFAULTS.countBytes;
   const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
-  return withText(path, options, sink, (t) => {
+  return withText(path, options, sink, undefined, (t) => {
     if (maxBytes === 0) {
       const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
       return { ...facts(t), start: first, shown };
@@ -189,11 +195,9 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
   if (last !== undefined) {
     if (options.offset !== undefined) throw new LinewiseError('usage', 'give --last or --offset, not both: --last N is the page that ends at the last line');
     if (options.limit !== undefined) throw new LinewiseError('usage', 'give --last or --limit, not both: --last N is the page of the last N lines');
-    const total = countLines(path, options);
-    if (total > 0 && o.maxBytes > 0) return lastPage(sink, path, options, { total, want: last, maxBytes: o.maxBytes });
-    Object.assign(o, { offset: Math.max(0, total - last), limit: last });
+    return lastPageTo(sink, path, options, { want: last, maxBytes: o.maxBytes, countBytes: o.countBytes });
   }
-  return withText(path, options, sink, (t) => {
+  return withText(path, options, sink, undefined, (t) => {
     const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
     const r = readPage(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored), inputSize: t.codec ? undefined : t.input.size }, sink);
     const f = facts(t);
@@ -204,14 +208,27 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
 }
 
 /**
- * The last `want` lines within the byte cap: always ending at the last line, with as many of
- * the N as fit (`dropped`: the others, at the top).
+ * The scanner's buffer for --last's count, which hands no line on and only reads and counts:
+ * four times the default, measured a few per cent faster over 1 GiB (fewer reads).
  */
-function lastPage(sink: RowSink, path: string, options: ReadOptions, o: { total: number; want: number; maxBytes: number }): PageSummary {
+const COUNT_BUFFER = 1 << 18;
+
+/**
+ * The last `want` lines: always ending at the last line, within the byte cap with as many of
+ * the N as fit (`dropped`: the others, at the top). Rows carry line numbers, so the file is
+ * counted first, then its tail is read (engine/last-page.ts). A pipe cannot be read twice, so
+ * it is refused rather than held in memory.
+ */
+function lastPageTo(sink: RowSink, path: string, options: ReadOptions, o: { want: number; maxBytes: number; countBytes: number }): PageSummary {
   const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
-  return withText(path, options, sink, (t) => {
-    const r = readLast(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored) }, sink);
-    return { ...facts(t), offset: r.first - 1, first: r.first, shown: r.shown, total: o.total, nextOffset: undefined, dropped: r.dropped, ...(r.cut ? { cut: r.cut } : {}) };
+  return withText(path, options, sink, COUNT_BUFFER, (t) => {
+    if (t.input.size === undefined) {
+      throw new LinewiseError('not-seekable', '--last reads the file twice (to count its lines, then to print them), which a pipe or standard input cannot be; use a file, or page through with --offset');
+    }
+    const r = lastPage(t, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored) }, sink, () => open(path, options, sink));
+    const f = facts(t);
+    if (r.total === 0) f.notes.unshift('the file is empty');
+    return { ...f, ...r };
   });
 }
 
@@ -253,20 +270,6 @@ export function page(path: string, options: PageOptions = {}): Page {
   return { path: s.path, lines: sink.lines, total: s.total, nextOffset: s.nextOffset, ...(s.cut ? { cut: s.cut } : {}), bom: s.bom };
 }
 
-/**
- * The lines in a file, for `last`. Rows carry line numbers, so the lines must be counted first:
- * one pass counts (the SIMD kernel, at read speed), a second prints. A pipe cannot be read
- * twice, so it is refused rather than held in memory.
- */
-function countLines(path: string, options: ReadOptions): number {
-  return withText(path, options, undefined, (t) => {
-    if (t.input.size === undefined) {
-      throw new LinewiseError('not-seekable', '--last reads the file twice (to count its lines, then to print them), which a pipe or standard input cannot be; use a file, or page through with --offset');
-    }
-    return countRest(t.scanner);
-  });
-}
-
 function facts(t: OpenedText): InputFacts {
   const note = decodeNote(t);
   return { path: t.input.name, encoding: t.codec?.name, bom: t.bom, invalidAt: t.codec?.invalidAt, notes: note === undefined ? [] : [note] };
@@ -276,12 +279,8 @@ function facts(t: OpenedText): InputFacts {
  * Opens `path`, runs `f`, closes, and names the path in any error. Before each read that may
  * wait (a pipe), the sink's rows go out: a live stream is printed as its lines come.
  */
-function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefined, f: (t: OpenedText) => T): T {
-  const name = v.string(path, 'path');
-  const encoding = v.optionalString(options.encoding, 'encoding');
-  checkEncodingLoaded(encoding);
-  const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
-  const t = openText(name, source, { allowBinary: v.optionalBoolean(options.text, 'text'), encoding });
+function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefined, bufferSize: number | undefined, f: (t: OpenedText) => T): T {
+  const t = open(path, options, sink, bufferSize);
   try {
     return f(t);
   } catch (e) {
@@ -289,4 +288,13 @@ function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefin
   } finally {
     t.input.close();
   }
+}
+
+/** Opens `path` for a read (with a scanner of `bufferSize` bytes, or the default); the caller closes it. */
+function open(path: string, options: ReadOptions, sink: RowSink | undefined, bufferSize?: number): OpenedText {
+  const name = v.string(path, 'path');
+  const encoding = v.optionalString(options.encoding, 'encoding');
+  checkEncodingLoaded(encoding);
+  const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
+  return openText(name, source, { allowBinary: v.optionalBoolean(options.text, 'text'), encoding, ...(bufferSize ? { bufferSize } : {}) });
 }

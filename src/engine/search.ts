@@ -1,151 +1,28 @@
 // grep as an operation: patterns compiled, paths expanded, every input searched in
-// deadline-bounded slices, and everything reported to a GrepReporter; plus the library's
-// collecting form, grep().
+// deadline-bounded slices (grep-run.ts), and everything reported to a GrepReporter; plus the
+// library's collecting form, grep().
 
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
-import { compilePatterns, type CompiledPattern } from '../core/pattern.js';
+import { compilePatterns } from '../core/pattern.js';
 import { matchRanges } from '../core/match-ranges.js';
-import { LineSearcher, type MatchSink } from '../core/searcher.js';
 import { parseTemplate } from '../core/substitute.js';
 import { checkpoint } from '../io/checkpoint.js';
-import { DeadlineExceeded, MAX_DEADLINE_MS, runWithDeadline } from '../io/deadline.js';
-import { fileError } from '../io/input.js';
-import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
-import type { SearchTarget } from '../io/walk.js';
+import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
 import { loadEncoding } from './encodings.js';
-import { type GrepItem, grepInputs } from './grep-inputs.js';
-import { type GrepCursor, type GrepCutOff, GrepOutput, type GrepReport, parseCursor, type RowTarget } from './grep-output.js';
-import { inputSource, PAGE_DEFAULTS, type ReadOptions } from './read.js';
+import { grepInputs } from './grep-inputs.js';
+import { type GrepOptions, type GrepReporter, type GrepRunOptions, type GrepSetup, type GrepSummary, type SearchSettings, searchSettings, SLICE_MS, timeoutMs } from './grep-options.js';
+import { type GrepCutOff, parseCursor } from './grep-budget.js';
+import { GrepOutput } from './grep-output.js';
+import type { FileSearchSettings } from './grep-file.js';
+import type { Parallel } from './grep-ahead.js';
+import { GrepRun } from './grep-run.js';
+import { PAGE_DEFAULTS } from './read.js';
 import { type Line, toLine } from './results.js';
 import * as v from './validate.js';
 
-/** What to search for and where; every field has the CLI's default (the flag in parentheses). */
-export interface GrepOptions extends ReadOptions {
-  /** match case-insensitively (`-i`) */
-  ignoreCase?: boolean;
-  /** the patterns are literal strings, not regular expressions (`-F`) */
-  fixedStrings?: boolean;
-  /** match whole words only (`-w`) */
-  wordRegexp?: boolean;
-  /** the pattern must match the whole line (`-x`) */
-  lineRegexp?: boolean;
-  /** select the lines that do not match (`-v`); their `submatches` are empty */
-  invertMatch?: boolean;
-  /** stop after this many selected lines per file (`-m`) */
-  maxCount?: number;
-  /** context lines before each selected line (`-B`) */
-  beforeContext?: number;
-  /** context lines after each selected line (`-A`) */
-  afterContext?: number;
-  /** context lines before and after (`-C`); `beforeContext`/`afterContext` win */
-  context?: number;
-  /** search hidden files and directories too (`--hidden`) */
-  hidden?: boolean;
-  /** do not apply .gitignore and .ignore files (`--no-ignore`) */
-  noIgnore?: boolean;
-  /** only search files matching these globs, gitignore syntax, `!` excludes (`-g`) */
-  glob?: string | readonly string[];
-  /** follow symbolic links in directory walks (`-L`) */
-  follow?: boolean;
-  /**
-   * Seconds one stretch of the search may run before the pattern is blamed (`--timeout`):
-   * default 10 for files, standard input only when given; 0 for no bound.
-   */
-  timeout?: number;
-  /** cancels the search (checked between slices of a few hundred milliseconds) */
-  signal?: AbortSignal;
-  /**
-   * At most this many rows (selected lines and their context) across all files (`--max-rows`):
-   * past it the search only counts what it leaves out, and `cutOff` says where to go on.
-   */
-  maxRows?: number;
-  /**
-   * At most this many bytes of rows, as the CLI prints them (`--max-bytes`; 0: no bound). A
-   * first row longer than that is shown cut (`cut: true`).
-   */
-  maxBytes?: number;
-  /** once a budget is spent, how many more bytes to search to count what it left out; default 8 MiB */
-  countBytes?: number;
-  /**
-   * Resume after a row (`--after`): `PATH:LINE` (or `PATH:end`), as `cutOff.after` gives it. The
-   * inputs before PATH are not searched again; in PATH, rows up to LINE are not shown.
-   */
-  after?: string;
-}
-
-export type { GrepCursor, GrepCutOff, GrepReport } from './grep-output.js';
-
-/** Options of {@link grepTo} beyond the library's. */
-export interface GrepRunOptions extends GrepOptions {
-  report?: GrepReport;
-  /** each match its own row (`-o`); a reporter then receives `part` instead of `match` */
-  onlyMatching?: boolean;
-  /** rows with each match replaced by this (`--replace`: `$1`, `${name}`, `$$` as in rg) */
-  replace?: string;
-  /** rows name their file: true always (`-H`), false never; default when several inputs are searched */
-  withFilename?: boolean;
-  /** scanner buffer size (tests) */
-  bufferSize?: number;
-}
-
-/** What a reporter learns before the first input: how rows look, and where matches are in a line. */
-export interface GrepSetup {
-  /** rows should name their file */
-  withPath: boolean;
-  /** byte ranges of the matches in a selected line; undefined under -v (a selected line holds none) */
-  ranges: ((buf: Buffer, start: number, end: number) => Array<[number, number]>) | undefined;
-}
-
-/**
- * Where a grep run reports: the rows (a MatchSink, plus -o parts, cut rows and the file rows of
- * -c and -l), each input's start and end, and its problems. The CLI prints them; the library
- * collects them as data.
- */
-export interface GrepReporter extends RowTarget {
-  /** called once, before anything else */
-  begin(setup: GrepSetup): void;
-  /** the rows that follow are from this input */
-  file(display: string): void;
-  /** an input is searched to its end (or to -m); `selected` lines were selected in it */
-  endFile(display: string, selected: number): void;
-  /** one input failed, or the search ran past its deadline: an error for the exit status */
-  error(e: LinewiseError, display: string | undefined): void;
-  /** not an error: a binary file named in the paths skipped, a symbolic link loop */
-  note(message: string, display: string | undefined): void;
-  /** called before a read that may wait (a pipe): what is buffered should go out now */
-  flush?(): void;
-}
-
-/** How a search ended. */
-export interface GrepSummary {
-  /** the CLI's exit status: 0 a line selected, 1 none, 2 an error */
-  status: ExitCode;
-  /** inputs that failed (reported through `error`) */
-  errors: number;
-  /** every input was searched (false when the search stopped at its deadline) */
-  complete: boolean;
-  /** what a budget (`maxRows`, `maxBytes`) left out, and where to go on; undefined when nothing */
-  cutOff?: GrepCutOff;
-}
-
-/** Seconds a stretch of searching may run before the pattern is blamed (see --timeout). */
-export const DEFAULT_TIMEOUT = 10;
-/** Work between two deadline checks: long enough that the watchdog's cost vanishes. */
-const SLICE_MS = 250;
-/** The largest --timeout, in seconds: its deadline (plus a slice) must fit node:vm's range. */
-export const MAX_TIMEOUT = Math.floor((MAX_DEADLINE_MS - SLICE_MS) / 1000);
-
-/** The deadline in milliseconds for `timeout` seconds (the default when undefined; 0: none). */
-function timeoutMs(timeout: unknown): number {
-  const s = v.optionalCount(timeout, 'timeout') ?? DEFAULT_TIMEOUT;
-  if (s > MAX_TIMEOUT) throw new LinewiseError('bad-option', `timeout must be at most ${MAX_TIMEOUT} seconds (about 49 days), not ${s}; 0 means no bound`);
-  return s * 1000;
-}
-/**
- * Read size for grep. Larger than the scanner's 64 KiB default and still within the CPU cache
- * between read() and indexOf(): it measured fastest (docs/PERFORMANCE.md, grep speed).
- */
-const GREP_BUFFER = 128 << 10;
+export { DEFAULT_TIMEOUT, MAX_TIMEOUT, type GrepOptions, type GrepReporter, type GrepRunOptions, type GrepSetup, type GrepSummary } from './grep-options.js';
+export type { GrepCursor, GrepCutOff } from './grep-budget.js';
+export type { GrepReport } from './grep-output.js';
 
 /**
  * Searches `paths` (files, directories, globs, `-`; none: the directory `cwd`) for lines matching
@@ -160,12 +37,14 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const timeout = timeoutMs(o.timeout);
   const report = o.report ?? 'lines';
   const search = searchSettings(o, encoding, report, reporter);
-  const pattern = await compilePatterns(list, {
+  const patternOptions = {
     ignoreCase: v.optionalBoolean(o.ignoreCase, 'ignoreCase'),
     fixed: v.optionalBoolean(o.fixedStrings, 'fixedStrings'),
     word: v.optionalBoolean(o.wordRegexp, 'wordRegexp'),
     line: v.optionalBoolean(o.lineRegexp, 'lineRegexp'),
-  });
+  };
+  const pattern = await compilePatterns(list, patternOptions);
+  const threads = v.optionalCount(o.threads, 'threads', 1);
   const template = o.replace === undefined ? undefined : parseTemplate(v.string(o.replace, 'replace'));
   const cursor = o.after === undefined ? undefined : parseCursor(v.string(o.after, 'after'));
   const budget = {
@@ -189,16 +68,36 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   reporter.begin({ withPath, ranges });
   const onlyMatching = v.optionalBoolean(o.onlyMatching, 'onlyMatching') === true;
   const output = new GrepOutput(reporter, { report, withPath, pattern, onlyMatching, template, budget, resumes: cursor !== undefined });
-  const run = new GrepRun(pattern, items.list, search, reporter, output, cursor);
-  const explicitTimeout = o.timeout !== undefined;
+  // worker threads only for walked directories and globs (their module loads only then)
+  // (nor with files served from a cache: its bookkeeping sees only this thread's opens; nor
+  // confined: a worker's opens would not be checked against the confinement)
+  const parallel = items.multi && search.source.files === undefined && search.source.confine === undefined ? await parallelPlan(threads, encoding, { patterns: list, patternOptions, settings: fileSettings(search), deadlineMs: timeout > 0 ? timeout + SLICE_MS : 0, sliceMs: SLICE_MS }) : undefined;
+  const run = new GrepRun(pattern, items.list, search, reporter, output, cursor, parallel);
+  try {
+    return await runSteps(run, reporter, timeout, o.timeout !== undefined, signal, parallel !== undefined);
+  } finally {
+    run.close();
+  }
+}
+
+/**
+ * Steps the run to its end in deadline-bounded slices; between slices, a cancel may come in (and
+ * with worker threads, the event loop turns, so a worker's death is heard).
+ */
+async function runSteps(run: GrepRun, reporter: GrepReporter, timeout: number, explicitTimeout: boolean, signal: AbortSignal | undefined, threaded: boolean): Promise<GrepSummary> {
   for (;;) {
     // Pipes wait on their writer: the deadline covers them only when asked for (--timeout).
     const bounded = timeout > 0 && (explicitTimeout || !run.nextIsPipe());
     let done: boolean;
     try {
-      done = bounded ? runWithDeadline(() => run.step(performance.now() + SLICE_MS), timeout + SLICE_MS) : run.step(Infinity);
+      const start = performance.now();
+      // a run that may wait on worker threads comes back every slice, deadline or not
+      if (bounded) done = runWithDeadline(() => run.step(start + SLICE_MS), timeout + SLICE_MS);
+      else done = run.step(threaded ? start + SLICE_MS : Infinity);
     } catch (e) {
       if (!(e instanceof DeadlineExceeded)) throw e;
+      // a file searched out of turn: its result says so, reported in its turn
+      if (run.outOfTurnTimedOut()) continue;
       const where = run.current();
       const line = run.line();
       run.abort();
@@ -216,220 +115,27 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
         run.abort();
         throw e;
       }
-    }
+    } else if (run.threaded) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return run.finish();
 }
 
-/** How each input is searched, from the options. */
-function searchSettings(o: Partial<GrepRunOptions>, encoding: string | undefined, report: GrepReport, reporter: GrepReporter): SearchSettings {
-  // One selected line settles -l, --files-without-match and -q for a file; -c and -l need no line numbers.
-  const oneDoes = report === 'files' || report === 'files-without' || report === 'quiet';
-  return {
-    // Rows from a pipe go out before each read that may wait, so `tail -f log | grep` is live.
-    source: { ...inputSource(o), beforeWait: () => reporter.flush?.() },
-    allowBinary: v.optionalBoolean(o.text, 'text'),
-    encoding,
-    bufferSize: v.optionalCount(o.bufferSize, 'bufferSize', 16) ?? GREP_BUFFER,
-    invert: v.optionalBoolean(o.invertMatch, 'invertMatch') === true,
-    maxCount: oneDoes ? 1 : v.optionalCount(o.maxCount, 'maxCount', 1),
-    before: v.optionalCount(o.beforeContext, 'beforeContext') ?? v.optionalCount(o.context, 'context') ?? 0,
-    after: v.optionalCount(o.afterContext, 'afterContext') ?? v.optionalCount(o.context, 'context') ?? 0,
-    noNumbers: report !== 'lines',
-    quiet: report === 'quiet',
-  };
-}
-
-/** How each input is opened and searched. */
-interface SearchSettings {
-  source: ReturnType<typeof inputSource>;
-  allowBinary: boolean | undefined;
-  encoding: string | undefined;
-  bufferSize: number;
-  invert: boolean;
-  maxCount: number | undefined;
-  before: number;
-  after: number;
-  noNumbers: boolean;
-  /** -q: status only */
-  quiet: boolean;
-}
-
-/** The file being searched. */
-interface Current {
-  target: SearchTarget;
-  text: OpenedText;
-  searcher: LineSearcher;
-}
-
-/** A grep run over its inputs, resumable: `step` works until a time and can be called again. */
-class GrepRun {
-  private readonly iter: Iterator<GrepItem>;
-  private peeked: IteratorResult<GrepItem> | undefined;
-  private cur: Current | undefined;
-  errors = 0;
-  /** the cursor's input is not reached yet: inputs before it are passed over unopened */
-  private seeking: boolean;
-
-  constructor(
-    private readonly pattern: CompiledPattern,
-    items: Iterable<GrepItem>,
-    private readonly o: SearchSettings,
-    private readonly reporter: GrepReporter,
-    private readonly output: GrepOutput,
-    private readonly cursor: GrepCursor | undefined,
-  ) {
-    this.iter = items[Symbol.iterator]();
-    this.seeking = cursor !== undefined;
-  }
-
-  private peek(): IteratorResult<GrepItem> {
-    this.peeked ??= this.iter.next();
-    return this.peeked;
-  }
-
-  /** The next input to open is standard input or a pipe (its reads wait on a writer). */
-  nextIsPipe(): boolean {
-    if (this.cur) return this.cur.text.input.size === undefined;
-    const next = this.peek();
-    return !next.done && 'abs' in next.value && next.value.abs === '-';
-  }
-
-  line(): number {
-    return this.cur?.searcher.currentLine ?? 0;
-  }
-
-  current(): string | undefined {
-    return this.cur?.target.display;
-  }
-
-  /** Searches until `until` (a performance.now() time); true when every input is done. */
-  step(until: number): boolean {
-    const output = this.output;
-    for (;;) {
-      if (output.state === 'done') return true; // -q found a line, or the count past a budget reached its bound
-      if (!this.cur && !this.openNext()) return true;
-      const cur = this.cur!;
-      let stopped = false;
-      let finished: boolean;
-      try {
-        finished = cur.text.scanner.scanBlocks((buf, start, end, ends) => {
-          if (cur.searcher.visitor(buf, start, end, ends) === false || output.state === 'done' || !output.scanned(end - start)) {
-            stopped = true;
-            return false;
-          }
-          return performance.now() < until;
-        });
-      } catch (e) {
-        this.closeCurrent();
-        this.fail(e, cur.target.display);
-        continue;
-      }
-      if (!finished && !stopped) return false; // time is up: resume later
-      this.endFile(cur);
-      if (performance.now() >= until) return false;
-    }
-  }
-
-  /** The item is the cursor's input, or one before it (passed over); false once the cursor is reached. */
-  private passOver(item: GrepItem): boolean {
-    if (!this.seeking) return false;
-    if ('error' in item || item.display !== this.cursor!.path) return true;
-    this.seeking = false;
-    // -c and -l resume after the whole file: their rows are files
-    return this.cursor!.line === 'end' || this.o.noNumbers;
-  }
-
-  /** Opens the next input; false when none is left. Problems are reported in their turn. */
-  private openNext(): boolean {
-    for (;;) {
-      const next = this.peek();
-      this.peeked = undefined;
-      if (next.done) return false;
-      const item = next.value;
-      if (this.passOver(item)) continue;
-      if ('error' in item) {
-        if (item.note) this.reporter.note(item.error.message, item.error.path);
-        else this.fail(item.error, item.error.path ?? '.');
-        continue;
-      }
-      let text: OpenedText;
-      try {
-        text = openText(item.abs, this.o.source, { allowBinary: this.o.allowBinary, encoding: this.o.encoding, bufferSize: this.o.bufferSize });
-      } catch (e) {
-        if (e instanceof BinaryFileError) {
-          // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.
-          if (!item.walked) this.reporter.note(binaryNote(e), item.display);
-          continue;
-        }
-        this.fail(e, item.display);
-        continue;
-      }
-      if (!this.output.chargeFile(text.input.size)) {
-        text.input.close();
-        return false;
-      }
-      const searcher = new LineSearcher(this.pattern, this.output.sink, {
-        invert: this.o.invert,
-        ...(this.o.maxCount !== undefined ? { maxCount: this.o.maxCount } : {}),
-        before: this.o.before,
-        after: this.o.after,
-        noNumbers: this.o.noNumbers,
-        onNote: (message) => this.reporter.note(message, item.display),
-      });
-      this.cur = { target: item, text, searcher };
-      this.reporter.file(item.display);
-      const cursorLine = this.cursor?.path === item.display && typeof this.cursor.line === 'number' ? this.cursor.line : 0;
-      this.output.beginFile(item.display, cursorLine);
-      return true;
-    }
-  }
-
-  private endFile(cur: Current): void {
-    this.closeCurrent();
-    const n = cur.searcher.selected;
-    this.output.endFile(cur.target.display, n);
-    this.reporter.endFile(cur.target.display, n);
-  }
-
-  private closeCurrent(): void {
-    const cur = this.cur;
-    this.cur = undefined;
-    cur?.text.input.close();
-    cur?.text.scanner.release(); // its buffer serves the next file
-  }
-
-  /** Abandons the file being searched (after a deadline, or when cancelled). */
-  abort(): void {
-    this.closeCurrent();
-  }
-
-  /** An error on one input: reported in one line, and the search goes on. */
-  private fail(e: unknown, display: string): void {
-    if (!(e instanceof LinewiseError) && (e as NodeJS.ErrnoException)?.code === undefined) throw e; // a bug, or a closed stdout
-    this.errors++;
-    this.reporter.error(fileError(e, display), display);
-  }
-
-  finish(): GrepSummary {
-    if (this.seeking) {
-      throw new LinewiseError('bad-cursor', `--after: ${this.cursor!.path} is not among the inputs this search reaches (renamed or deleted since?); search again without --after`);
-    }
-    const cutOff = this.output.cutOff();
-    const found = this.output.found;
-    // -q: a line found is success even after an error, as in grep and rg
-    const status = this.errors > 0 && !(found && this.o.quiet) ? Exit.usage : found ? Exit.ok : Exit.noMatch;
-    return { status, errors: this.errors, complete: true, ...(cutOff ? { cutOff } : {}) };
-  }
-}
-
 /**
- * The note for a binary file named in the paths: -a, or the encoding it looks like (UTF-16
- * without a mark), worded for grep, which skips such a file rather than refusing it.
+ * Worker threads for a search, or none: `threads` as asked (1, the default: this thread alone).
+ * Not by default: on a shared 2-core machine a worker measured slower than one thread (its start,
+ * a second JIT warming up the same code, no core to spare) and it adds about 20 MiB; see
+ * docs/PERFORMANCE.md. None under --encoding (the codec's library would load in each).
  */
-function binaryNote(e: BinaryFileError): string {
-  if (e.wide === undefined) return 'binary file (it has a NUL byte), not searched; use -a/--text to search it';
-  return `looks like ${e.wide.toUpperCase()} text without a byte order mark, not searched; search it with --encoding ${e.wide}`;
+async function parallelPlan(threads: number | undefined, encoding: string | undefined, setup: Parallel['setup']): Promise<Parallel | undefined> {
+  const workers = (threads ?? 1) - 1;
+  if (workers <= 0 || encoding !== undefined) return undefined;
+  const { SearchAhead } = await import('./grep-ahead.js');
+  return { workers, setup, SearchAhead };
+}
+
+/** The settings of a file searched out of turn (grep-file.ts), from the run's. */
+function fileSettings(s: SearchSettings): FileSearchSettings {
+  return { cwd: s.source.cwd, allowBinary: s.allowBinary, bufferSize: s.bufferSize, invert: s.invert, maxCount: s.maxCount, before: s.before, after: s.after, noNumbers: s.noNumbers };
 }
 
 /** A byte range `[start, end)` of a match within a line's `bytes`. */

@@ -1,7 +1,7 @@
 // The page footer: the text that says what a page showed and the offset to read next.
 
 import { plural } from '../core/errors.js';
-import type { GrepCutOff } from '../engine/grep-output.js';
+import type { GrepCutOff } from '../engine/grep-budget.js';
 
 /** What a page footer reports. `total` is undefined when the count stopped at its bound. */
 export interface FooterInfo {

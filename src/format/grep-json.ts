@@ -2,7 +2,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import type { MatchSink } from '../core/searcher.js';
-import type { GrepCutOff } from '../engine/grep-output.js';
+import type { GrepCutOff } from '../engine/grep-budget.js';
 import type { Output } from '../io/output.js';
 import { hasRawBytes, pathToBytes } from '../core/path-names.js';
 import type { RangesFn } from './grep-rows.js';

@@ -27,10 +27,14 @@ export interface GrepPrinterOptions {
   anchor?: AnchorFn;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /** Prints rows for every file of one grep run; `file(path)` names the file the next rows are from. */
 export class TextGrep implements MatchSink {
   /** the path and its separator that start each row, as bytes (a name under -0 may not be UTF-8) */
-  private prefixBytes: Uint8Array = new Uint8Array(0);
+  private prefix: Uint8Array | undefined = EMPTY;
+  /** the file the next rows are from */
+  private path = '';
   /** rows are undecorated: numbers and paths go out as bytes (Output.row) */
   private readonly plain: boolean;
   private printed = false;
@@ -50,7 +54,13 @@ export class TextGrep implements MatchSink {
   }
 
   file(path: string): void {
-    this.prefixBytes = this.o.withPath ? rowPathPrefix(this.o, path) : new Uint8Array(0);
+    // made at the file's first row: most files of a tree have none
+    this.path = path;
+    this.prefix = this.o.withPath ? undefined : EMPTY;
+  }
+
+  private get prefixBytes(): Uint8Array {
+    return (this.prefix ??= rowPathPrefix(this.o, this.path));
   }
 
   /** The fast branch, when nothing is colored: the row goes straight into the output buffer. */

@@ -16,6 +16,7 @@ import { LinewiseError } from '../core/errors.js';
 import { fsPath, quotePath } from '../core/path-names.js';
 import { fileError } from './input.js';
 import { type HeldLock, lock, unlock } from './lock.js';
+import { shownBeside, targetDir, targetPath } from './edit-target.js';
 import { checkReplaceable, mountPoints } from './replaceable.js';
 import { besideName, syncDir, type TempFile, unlinkQuietly } from './temp-file.js';
 
@@ -40,8 +41,12 @@ export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal
   // it was reported applied. A lock per target makes it one step.
   const locks: HeldLock[] = [];
   try {
+    // Under a confinement each directory must still be inside it: before a lock is made there,
+    // and again at the moment of the renames.
+    for (const t of temps) t.target.dir?.recheck();
     for (const t of [...temps].sort((a, b) => (a.target.real < b.target.real ? -1 : 1))) locks.push(await lock(t.target, signal));
     for (const t of temps) t.check();
+    for (const t of temps) t.target.dir?.recheck();
     const mounts = temps.length > 0 ? mountPoints() : undefined;
     for (const t of temps) checkReplaceable(t, mounts);
     renameAll(temps);
@@ -66,7 +71,7 @@ function renameAll(temps: readonly TempFile[]): void {
     done.push({ t, original });
   }
   // Durable first, then the originals go: a crash in between leaves extra names, never a loss.
-  for (const dir of new Set(temps.map((t) => path.dirname(t.target.real)))) syncDir(dir);
+  for (const dir of new Set(temps.map((t) => targetDir(t.target)))) syncDir(dir);
   for (const r of done) if (r.original !== undefined) unlinkQuietly(r.original);
 }
 
@@ -75,7 +80,7 @@ function keepOriginal(t: TempFile): string {
   const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
   const name = besideName(t.target, `.linewise-${random}.orig`);
   try {
-    fs.linkSync(fsPath(t.target.real), fsPath(name));
+    fs.linkSync(fsPath(targetPath(t.target)), fsPath(name));
   } catch (e) {
     const err = fileError(e, t.target.given);
     throw new LinewiseError(err.code, `cannot keep its original beside it while the batch is written (${err.message})`, t.target.given, undefined, { cause: e });
@@ -88,12 +93,12 @@ function undo(done: readonly Renamed[]): string[] {
   const failed: string[] = [];
   for (const r of [...done].reverse()) {
     try {
-      fs.renameSync(fsPath(r.original!), fsPath(r.t.target.real));
+      fs.renameSync(fsPath(r.original!), fsPath(targetPath(r.t.target)));
     } catch {
-      failed.push(`${quotePath(r.t.target.given)} (its original is ${quotePath(r.original!)})`);
+      failed.push(`${quotePath(r.t.target.given)} (its original is ${quotePath(shownBeside(r.t.target, r.original!))})`);
     }
   }
-  for (const dir of new Set(done.map((r) => path.dirname(r.t.target.real)))) syncDir(dir);
+  for (const dir of new Set(done.map((r) => targetDir(r.t.target)))) syncDir(dir);
   return failed;
 }
 

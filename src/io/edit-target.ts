@@ -1,11 +1,13 @@
 // The file an edit will replace: resolved (symbolic links followed, so a link is written through)
-// and examined before it is read; only a regular, writable, singly-linked file qualifies.
+// and examined before it is read; only a regular, writable, singly-linked file qualifies. Under a
+// confinement (a server) its directory is then pinned: every later system call goes through it.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
-import { fileError, fileKind } from './input.js';
+import { type Confinement, PinnedDir } from './confine.js';
+import { fileError, fileKind, OPEN_NOW } from './input.js';
 
 /** A file to replace, as resolved and examined before it was read. */
 export interface EditTarget {
@@ -19,6 +21,59 @@ export interface EditTarget {
   real: string;
   /** what it looked like before it was read; compared again just before the rename */
   stat: fs.BigIntStats;
+  /**
+   * Under a confinement: the file's directory, open and checked inside it ({@link pinTarget}).
+   * The file itself and the files beside it are then named through it (see {@link targetPath}).
+   */
+  dir?: PinnedDir;
+}
+
+/** The directory of the target as system calls name it: the pinned descriptor's, else its real one. */
+export function targetDir(target: Pick<EditTarget, 'real' | 'dir'>): string {
+  return target.dir ? target.dir.at : path.dirname(target.real);
+}
+
+/** The target itself as system calls name it (through its pinned directory, if any). */
+export function targetPath(target: Pick<EditTarget, 'real' | 'dir'>): string {
+  return target.dir ? target.dir.join(path.basename(target.real)) : target.real;
+}
+
+/** A path beside the target (a lock, a kept original, made by besideName) as messages show it: in its real directory. */
+export function shownBeside(target: Pick<EditTarget, 'real' | 'dir'>, p: string): string {
+  const at = target.dir?.at;
+  return at !== undefined && p.startsWith(at + path.sep) ? path.join(path.dirname(target.real), p.slice(at.length + 1)) : p;
+}
+
+/**
+ * Pins the directory of `target` under the confinement `c`: refused (nothing read or written)
+ * unless that directory, as opened, is inside, and the file in it, as found through it, is still
+ * the regular file examined (exit 3 otherwise). The caller closes `target.dir` when done.
+ */
+export function pinTarget(target: EditTarget, c: Confinement): void {
+  let dir: PinnedDir;
+  try {
+    dir = PinnedDir.open(path.dirname(target.real), c, target.given);
+  } catch (e) {
+    throw fileError(e, target.given);
+  }
+  let st: fs.BigIntStats;
+  try {
+    st = fs.lstatSync(fsPath(dir.join(path.basename(target.real))), { bigint: true });
+  } catch (e) {
+    dir.close();
+    throw fileError(e, target.given);
+  }
+  if (!st.isFile() || st.dev !== target.stat.dev || st.ino !== target.stat.ino) {
+    dir.close();
+    throw changedError(target);
+  }
+  target.dir = dir;
+}
+
+/** Closes the target's pinned directory, if any (safe to call twice). */
+export function unpinTarget(target: EditTarget): void {
+  target.dir?.close();
+  delete target.dir;
 }
 
 /**
@@ -93,7 +148,8 @@ function keptOriginal(real: string, stat: fs.BigIntStats): string | undefined {
 export function openTarget(target: EditTarget): number {
   let fd: number;
   try {
-    fd = fs.openSync(fsPath(target.real), 'r');
+    // Without waiting: a named pipe swapped in since the file was examined is refused below, not waited on.
+    fd = fs.openSync(fsPath(targetPath(target)), OPEN_NOW);
   } catch (e) {
     throw fileError(e, target.given);
   }

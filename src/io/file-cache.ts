@@ -1,10 +1,13 @@
 // A long-lived process's memory of files: contents, and the searches known to select no line in
 // them, each kept under the file's device, inode, size and change times and checked against a
-// fresh stat on every use, so a file changed on disk is never served stale. Bounded in bytes.
+// fresh stat on every use, so a file changed on disk is never served stale. Bounded in bytes:
+// what is known of each file and its contents are both charged to the process's CacheBudget.
 
 import * as fs from 'node:fs';
 import { fsPath } from '../core/path-names.js';
-import type { Input } from './input.js';
+import { type CacheBudget, stringBytes } from './cache-budget.js';
+import { checkOpened, type Confinement } from './confine.js';
+import { type Input, OPEN_NOW } from './input.js';
 
 /**
  * A file changed this recently (ms) may change again within the same tick of the file system's
@@ -17,6 +20,15 @@ export const MAX_CACHED_FILE = 1 << 20;
 const IDLE_MS = 60_000;
 /** Searches remembered per file as selecting no line in it. */
 const SEARCHES_PER_FILE = 8;
+/** Searches given a number at most (each file remembers numbers, not the searches' text). */
+const SEARCH_IDS = 4096;
+/**
+ * What an entry costs besides its path, about (bytes; measured as the heap's growth after a full GC): the object,
+ * the numbers of its key and times, its slot in the map, and its list of searches when full.
+ */
+const ENTRY_BYTES = 400;
+/** What a Buffer of contents costs besides its bytes: the Buffer, its ArrayBuffer, their native bookkeeping (measured: about 150 bytes in the heaps, more in malloc). */
+const CONTENT_BYTES = 256;
 
 /** What identifies a file's contents without reading them. */
 interface Key {
@@ -32,14 +44,19 @@ interface Entry extends Key {
   /** when it was last used: the cache's clock, and the time (ms) */
   used: number;
   at: number;
-  /** searches (their keys) that selected no line in these contents */
-  none: string[];
+  /** searches (their numbers) that selected no line in these contents, when any did */
+  none?: number[];
+  /** what it is charged in the budget, besides its contents */
+  cost: number;
 }
 
 const sameKey = (a: Key, b: Key | fs.Stats): boolean => a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 
 /** The key alone (an entry also holds contents, which a key kept elsewhere must not keep alive). */
 const keyOf = (e: Key): Key => ({ dev: e.dev, ino: e.ino, size: e.size, mtimeMs: e.mtimeMs, ctimeMs: e.ctimeMs });
+
+/** What contents cost in the budget. */
+const contentCost = (b: Buffer) => b.length + CONTENT_BYTES;
 
 /** An input over bytes in memory. */
 function memoryInput(name: string, bytes: Buffer, size: number): Input {
@@ -59,22 +76,25 @@ function memoryInput(name: string, bytes: Buffer, size: number): Input {
 
 export class FileCache {
   private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  /** the searches remembered, by their key: the number files list them by (oldest first) */
+  private readonly searches = new Map<string, number>();
+  private nextSearch = 0;
   private clock = 0;
   private swept = 0;
   hits = 0;
   misses = 0;
 
   /**
-   * `capBytes`: the most file contents held (0: contents never kept, only what searches found);
-   * files past it are read from disk, as without a cache.
+   * `budget`: what the entries and contents are charged to ('files', 'contents'); files whose
+   * contents do not fit are read from disk, as without a cache, and files past the share of
+   * 'files' are not remembered (the least recently used give way).
    */
   constructor(
-    private readonly capBytes: number,
-    /** the most files remembered, contents or not */
-    private readonly maxFiles = 100_000,
+    private readonly budget: CacheBudget,
     /** see {@link RACY_MS} (tests use 0: nothing is racy) */
     private readonly racyMs = RACY_MS,
+    /** a server's confinement: each file read into memory is checked by its descriptor first (io/confine.ts) */
+    private readonly confine?: Confinement,
   ) {}
 
   /** The file's stats now, or undefined when it is not a regular file (the caller opens it as usual and reports). */
@@ -101,15 +121,45 @@ export class FileCache {
       old.at = at;
       return old;
     }
-    if (old?.content) this.bytes -= old.content.length;
-    const entry: Entry = { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, none: [], used: ++this.clock, at };
-    if (this.racy(entry)) {
-      this.entries.delete(abs);
-    } else {
+    if (old !== undefined) this.forget(abs, old);
+    const cost = ENTRY_BYTES + stringBytes(abs);
+    const entry: Entry = { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, used: ++this.clock, at, cost };
+    // Changed a moment ago: nothing is kept (the entry only answers this call).
+    if (this.racy(entry)) return entry;
+    if (!this.budget.fits('files', cost)) this.trim(cost);
+    if (this.budget.fits('files', cost)) {
       this.entries.set(abs, entry);
-      if (old === undefined && this.entries.size > this.maxFiles) this.trim();
+      this.budget.add('files', cost);
     }
     return entry;
+  }
+
+  /** Removes the entry of `abs` (its contents too) from the map and the budget. */
+  private forget(abs: string, e: Entry): void {
+    this.entries.delete(abs);
+    this.budget.remove('files', e.cost);
+    this.dropContent(e);
+  }
+
+  private dropContent(e: Entry): void {
+    if (e.content === undefined) return;
+    this.budget.remove('contents', contentCost(e.content));
+    e.content = undefined; // not \`delete\`: that would turn every entry into a slower, larger dictionary
+  }
+
+  /** The number `search` is remembered by (given one if `make`), or undefined. */
+  private searchId(search: string, make: boolean): number | undefined {
+    const id = this.searches.get(search);
+    if (id !== undefined || !make) return id;
+    // The oldest search is forgotten: files that list its number just no longer match any search.
+    if (this.searches.size >= SEARCH_IDS) {
+      const [oldest] = this.searches.keys();
+      this.searches.delete(oldest!);
+      this.budget.remove('files', stringBytes(oldest!) + 32);
+    }
+    this.searches.set(search, this.nextSearch);
+    this.budget.add('files', stringBytes(search) + 32);
+    return this.nextSearch++;
   }
 
   private racy(k: Key): boolean {
@@ -122,7 +172,9 @@ export class FileCache {
    */
   look(abs: string, search: string): { key: FileKey; none: boolean } | undefined {
     const e = this.current(abs);
-    return e === undefined ? undefined : { key: keyOf(e), none: e.none.includes(search) };
+    if (e === undefined) return undefined;
+    const id = e.none === undefined ? undefined : this.searchId(search, false);
+    return { key: keyOf(e), none: id !== undefined && e.none!.includes(id) };
   }
 
   /** Whether the file's contents may still change without its key changing (changed a moment ago). */
@@ -133,8 +185,11 @@ export class FileCache {
   /** Records that `search` selected no line of the file, if it is still as it was when opened. */
   selectedNone(abs: string, search: string, opened: Key): void {
     const e = this.entries.get(abs);
-    if (e === undefined || !sameKey(e, opened) || e.none.includes(search)) return;
-    e.none.push(search);
+    if (e === undefined || !sameKey(e, opened)) return;
+    const id = this.searchId(search, true)!;
+    e.none ??= [];
+    if (e.none.includes(id)) return;
+    e.none.push(id);
     if (e.none.length > SEARCHES_PER_FILE) e.none.shift();
   }
 
@@ -158,17 +213,11 @@ export class FileCache {
         onOpen?.(keyOf(e));
         return undefined;
       }
-      let content: Buffer;
-      try {
-        content = fs.readFileSync(fsPath(abs));
-      } catch {
-        return undefined; // reported when the caller opens it
-      }
-      const after = this.stat(abs);
-      if (after === undefined || !sameKey(e, after) || content.length !== e.size) return undefined;
+      const content = this.read(abs, name, e);
+      if (content === undefined) return undefined;
       this.misses++;
       e.content = content;
-      this.bytes += content.length;
+      this.budget.add('contents', contentCost(content));
       onOpen?.(keyOf(e));
       return memoryInput(name, content, e.size);
     }
@@ -177,9 +226,45 @@ export class FileCache {
     return memoryInput(name, e.content, e.size);
   }
 
-  /** Bytes of contents held. */
+  /**
+   * The file's contents, read by descriptor (checked inside the confinement first, so a link
+   * swapped in since the stat is refused: the error goes to the caller), or undefined when they
+   * are no longer those of `e` or cannot be read (the caller opens the file and reports).
+   */
+  private read(abs: string, name: string, e: Key): Buffer | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(fsPath(abs), OPEN_NOW); // a named pipe swapped in since the stat would block
+    } catch {
+      return undefined;
+    }
+    try {
+      if (this.confine !== undefined) checkOpened(this.confine, fd, abs, name);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || !sameKey(e, st)) return undefined;
+      // Its own ArrayBuffer, exactly its size: a slice of Node's shared pool would keep the
+      // whole slab (and whatever else came to live in it) alive for as long as it is cached.
+      const content = Buffer.allocUnsafeSlow(e.size);
+      let n = 0;
+      for (let k; n < content.length && (k = fs.readSync(fd, content, n, content.length - n, null)) > 0; ) n += k;
+      // grown or shrunk while read: its times move too, but only once the write is over
+      const after = fs.fstatSync(fd);
+      return n === e.size && fs.readSync(fd, PROBE, 0, 1, null) === 0 && sameKey(e, after) ? content : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Bytes of contents held (their cost in the budget). */
   get held(): number {
-    return this.bytes;
+    return this.budget.of('contents');
   }
 
   /**
@@ -187,29 +272,29 @@ export class FileCache {
    * are let go (looked for at most once a second): what a server searched long ago gives way.
    */
   private room(size: number): boolean {
-    if (this.bytes + size <= this.capBytes) return true;
+    const cost = size + CONTENT_BYTES;
+    if (this.budget.fits('contents', cost)) return true;
     const now = Date.now();
     if (now - this.swept < 1000) return false;
     this.swept = now;
-    for (const e of this.entries.values()) {
-      if (e.content && now - e.at > IDLE_MS) {
-        this.bytes -= e.content.length;
-        delete e.content;
-      }
-    }
-    return this.bytes + size <= this.capBytes;
+    for (const e of this.entries.values()) if (e.content && now - e.at > IDLE_MS) this.dropContent(e);
+    return this.budget.fits('contents', cost);
   }
 
-  /** Forgets the least recently used files past the cap on their number (down to 7/8 of it). */
-  private trim(): void {
+  /** Forgets the least recently used files until `cost` more fits in the share of 'files', with an eighth of it to spare. */
+  private trim(cost: number): void {
     const byAge = [...this.entries].sort((a, b) => a[1].used - b[1].used);
+    const limit = this.budget.limit('files');
+    const until = limit - cost - limit / 8;
     for (const [abs, e] of byAge) {
-      if (this.entries.size <= (this.maxFiles * 7) / 8) break;
-      this.entries.delete(abs);
-      if (e.content) this.bytes -= e.content.length;
+      if (this.budget.of('files') <= until) break;
+      this.forget(abs, e);
     }
   }
 }
+
+/** One byte, to tell that a file read to its size has no more. */
+const PROBE = Buffer.alloc(1);
 
 export type FileKey = Readonly<Key>;
 

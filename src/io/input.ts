@@ -6,6 +6,7 @@ import { resolve as resolvePath } from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 import { fsPath } from '../core/path-names.js';
+import { checkOpened, type Confinement } from './confine.js';
 import { fdReader } from './streams.js';
 
 /** Where inputs are found: relative paths start at `cwd`, and `-` reads `stdin`. */
@@ -22,6 +23,13 @@ export interface InputSource {
    * `open` gives the input, or undefined to open the file as usual.
    */
   files?: { open(abs: string, name: string): Input | undefined };
+  /**
+   * A server's confinement (io/confine.ts): every file opened is checked inside it by its
+   * descriptor, before a byte is read, so a symbolic link swapped in after the server checked
+   * the path is refused; and only regular files are read (opened without waiting, so a named
+   * pipe swapped in is refused instead of blocking the server). The CLI has none.
+   */
+  confine?: Confinement;
 }
 
 /** `read`, calling `beforeWait` first when there is one. */
@@ -39,8 +47,19 @@ export interface Input {
   read: ReadFn;
   /** size in bytes for a regular file, undefined for a pipe or stdin */
   size: number | undefined;
+  /**
+   * For a regular file: a reader of its bytes `[start, end)` by position, beside `read` (whose
+   * place it leaves alone), for a second pass over part of the file (page --last).
+   */
+  readAt?(start: number, end: number): ReadFn;
   close(): void;
 }
+
+/**
+ * Opening for reading without waiting: a named pipe with no writer opens at once instead of
+ * blocking the process (a regular file is unaffected); the caller then refuses what is not a file.
+ */
+export const OPEN_NOW = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
 /** Turns a failed system call on `path` into one clear LinewiseError. */
 export function fileError(e: unknown, path: string): LinewiseError {
@@ -101,6 +120,21 @@ export function fileKind(st: fs.Stats): string {
   return 'not a regular file';
 }
 
+/** Reads `[start, end)` of the file open as `fd` by position (pread), whatever its read offset. */
+function positionalReader(fd: number, name: string, start: number, end: number): ReadFn {
+  let at = start;
+  return (buf, offset, length) => {
+    if (at >= end) return 0;
+    try {
+      const n = fs.readSync(fd, buf, offset, Math.min(length, end - at), at);
+      at += n;
+      return n;
+    } catch (e) {
+      throw fileError(e, name);
+    }
+  };
+}
+
 /**
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
@@ -112,16 +146,21 @@ export function openInput(path: string, io: InputSource): Input {
   const cached = io.files?.open(resolvePath(io.cwd, path), path);
   if (cached !== undefined) return cached;
   let fd: number;
+  // Relative to the source's working directory (the process's own, except in tests and servers).
+  const abs = resolvePath(io.cwd, path);
   try {
-    // Relative to the source's working directory (the process's own, except in tests and servers).
     // fsPath: a walked name that is not UTF-8 is opened by its own bytes, never by a look-alike.
-    fd = fs.openSync(fsPath(resolvePath(io.cwd, path)), 'r');
+    fd = fs.openSync(fsPath(abs), io.confine === undefined ? 'r' : OPEN_NOW);
   } catch (e) {
     throw fileError(e, path);
   }
   const name = path;
   try {
+    if (io.confine !== undefined) checkOpened(io.confine, fd, abs, name);
     const st = fs.fstatSync(fd);
+    if (io.confine !== undefined && !st.isFile()) {
+      throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a regular file; only regular files are read here`, name);
+    }
     if (!st.isFile() && !st.isFIFO()) {
       throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a file`, name);
     }
@@ -138,6 +177,7 @@ export function openInput(path: string, io: InputSource): Input {
       // the wait hook outside: a stdout closed while it flushes is no error of this input
       read: st.isFile() ? read : waiting(read, io.beforeWait),
       size: st.isFile() ? st.size : undefined,
+      ...(st.isFile() ? { readAt: (start: number, end: number) => positionalReader(fd, name, start, end) } : {}),
       close: () => fs.closeSync(fd),
     };
   } catch (e) {

@@ -27,7 +27,7 @@ import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes, pathToBytes, quotePath } from '../core/path-names.js';
 import { Interrupted, stopIfAborted } from './checkpoint.js';
-import type { EditTarget } from './edit-target.js';
+import { type EditTarget, shownBeside, targetDir } from './edit-target.js';
 import { fileError, fileKind } from './input.js';
 import { besideName, NAME_MAX, unlinkQuietly } from './temp-file.js';
 
@@ -69,7 +69,7 @@ export async function lockPath(target: EditTarget): Promise<string> {
   const base = path.basename(target.real);
   const whole = `.${base}.linewise.lock`;
   // The name's own bytes (pathToBytes): names that differ only in bytes that are not UTF-8 differ here too.
-  if (pathToBytes(whole).length <= NAME_MAX) return path.join(path.dirname(target.real), whole);
+  if (pathToBytes(whole).length <= NAME_MAX) return path.join(targetDir(target), whole);
   // Web Crypto (a global): no node:crypto import for every start-up to pay.
   const digest = await globalThis.crypto.subtle.digest('SHA-256', pathToBytes(base));
   return besideName(target, `~${Buffer.from(digest).toString('hex').slice(0, 16)}.linewise-lock`);
@@ -169,7 +169,7 @@ function claim(staging: string, file: string, target: EditTarget): boolean {
     // a non-empty directory (a holder), or something that is not a directory, is there
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return false;
     const err = fileError(e, target.given);
-    throw new LinewiseError(err.code, `cannot take the lock ${quotePath(file)}: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
+    throw new LinewiseError(err.code, `cannot take the lock ${quotePath(shownBeside(target, file))}: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
   }
 }
 
@@ -260,7 +260,7 @@ function removeEntry(entry: string, file: string, target: EditTarget): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     const err = fileError(e, target.given);
-    throw new LinewiseError(err.code, `the process that held the lock ${quotePath(file)} is gone, but its entry cannot be removed (${err.message}); remove ${quotePath(file)} and retry; nothing was written`, target.given, undefined, { cause: e });
+    throw new LinewiseError(err.code, `the process that held the lock ${quotePath(shownBeside(target, file))} is gone, but its entry cannot be removed (${err.message}); remove ${quotePath(shownBeside(target, file))} and retry; nothing was written`, target.given, undefined, { cause: e });
   }
 }
 
@@ -272,13 +272,13 @@ function removeForeign(name: string, file: string, target: EditTarget, kind: str
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
     const why = code === 'EISDIR' ? 'it is a directory' : fileError(e, target.given).message;
-    throw new LinewiseError('lock-in-the-way', `${quotePath(name)} is in the way of the lock (${kind}, not linewise's) and cannot be removed: ${why}; remove ${quotePath(file)} and retry; nothing was written`, target.given, Exit.usage, { cause: e });
+    throw new LinewiseError('lock-in-the-way', `${quotePath(shownBeside(target, name))} is in the way of the lock (${kind}, not linewise's) and cannot be removed: ${why}; remove ${quotePath(shownBeside(target, file))} and retry; nothing was written`, target.given, Exit.usage, { cause: e });
   }
 }
 
 function waitedTooLong(state: LockState, lockFile: string, target: EditTarget, waitMs: number): LinewiseError {
   const secs = waitMs / 1000;
-  const file = quotePath(lockFile);
+  const file = quotePath(shownBeside(target, lockFile));
   if (state.kind !== 'held') {
     return new LinewiseError('locked', `could not take the lock ${file} in ${secs} s: it cannot be read, or keeps changing; nothing was written. Remove it and retry`, target.given, Exit.stale);
   }

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
+import { targetDir } from './edit-target.js';
 import type { TempFile } from './temp-file.js';
 
 const STICKY = 0o1000;
@@ -50,18 +51,19 @@ export function mountPoints(): Set<string> | undefined {
  */
 export function checkReplaceable(t: TempFile, mounts: ReadonlySet<string> | undefined): void {
   const target = t.target;
-  const dir = path.dirname(target.real);
+  const dir = path.dirname(target.real); // for messages
+  const at = targetDir(target); // for system calls
   const refuse = (why: string) => new LinewiseError('not-replaceable', `cannot be replaced: ${why}; nothing was written`, target.given);
   let dirStat: fs.Stats;
   let tempStat: fs.Stats;
   try {
-    dirStat = fs.statSync(fsPath(dir));
+    dirStat = fs.statSync(fsPath(at));
     tempStat = fs.statSync(fsPath(t.path));
   } catch {
     throw refuse(`its directory ${quotePath(dir)} cannot be examined`);
   }
   try {
-    fs.accessSync(fsPath(dir), fs.constants.W_OK | fs.constants.X_OK);
+    fs.accessSync(fsPath(at), fs.constants.W_OK | fs.constants.X_OK);
   } catch {
     throw refuse(`its directory ${quotePath(dir)} is not writable`);
   }

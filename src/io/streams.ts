@@ -44,10 +44,29 @@ function pause(): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
 }
 
-/** A synchronous writer to a file descriptor; EPIPE becomes OutputClosed. */
-export function fdSink(fd: number, isTTY: boolean): Sink {
+/**
+ * Whether `fd` is a terminal: isatty(), which is what process.stdout.isTTY tells, asked only of a
+ * character device (every terminal is one). Not through process.stdout, and node:tty only when it
+ * can be a terminal: either loads net and the streams, a few ms of every start-up, and opening
+ * process.stdin on a pipe would also make that pipe non-blocking.
+ */
+export function isTerminal(fd: number): boolean {
+  try {
+    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false; // closed
+  }
+  return process.getBuiltinModule('node:tty').isatty(fd);
+}
+
+/** A synchronous writer to a file descriptor; EPIPE becomes OutputClosed. Asks isTTY once. */
+export function fdSink(fd: number, isTTY: () => boolean): Sink {
+  let tty: boolean | undefined;
   return {
-    isTTY,
+    get isTTY() {
+      tty ??= isTTY();
+      return tty;
+    },
     write(chunk) {
       let at = 0;
       while (at < chunk.length) {
@@ -113,15 +132,26 @@ export function isReadableStdin(fd = 0): boolean {
   }
 }
 
-/** The real process's Io. The working directory is asked for only when a command needs it. */
+/**
+ * The real process's Io. The working directory, and whether a descriptor is a terminal, are asked
+ * only when a command needs them.
+ */
 export function processIo(): Io {
   let cwd: string | undefined;
+  let stdinTTY: boolean | undefined;
+  let stdinReadable: boolean | undefined;
   return {
-    stdout: fdSink(1, process.stdout.isTTY === true),
-    stderr: fdSink(2, process.stderr.isTTY === true),
+    stdout: fdSink(1, () => isTerminal(1)),
+    stderr: fdSink(2, () => isTerminal(2)),
     stdin: fdReader(0),
-    stdinIsTTY: process.stdin.isTTY === true,
-    stdinReadable: isReadableStdin(),
+    get stdinIsTTY() {
+      stdinTTY ??= isTerminal(0);
+      return stdinTTY;
+    },
+    get stdinReadable() {
+      stdinReadable ??= isReadableStdin();
+      return stdinReadable;
+    },
     env: process.env,
     get cwd() {
       cwd ??= workingDirectory();
@@ -129,4 +159,13 @@ export function processIo(): Io {
     },
     trapSignals: true,
   };
+}
+
+/** Closes a descriptor of ours, quietly: closing can only fail for a bad one, and nothing is left to do then. */
+export function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // a bad descriptor: already closed
+  }
 }

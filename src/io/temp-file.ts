@@ -5,8 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath, quotePath } from '../core/path-names.js';
-import { changedError, type EditTarget, sameFile } from './edit-target.js';
+import { changedError, type EditTarget, sameFile, targetDir, targetPath } from './edit-target.js';
 import { fileError } from './input.js';
+import { closeQuietly } from './streams.js';
 
 /** Writes `length` bytes at `offset` of `buf` to `fd`; returns how many were written (fs.writeSync by default). */
 export type WriteFn = (fd: number, buf: Uint8Array, offset: number, length: number) => number;
@@ -25,16 +26,17 @@ export function trackTemp(t: { discard(): void }, on = true): void {
 
 /**
  * A name beside `target` for a helper file: `.<name><suffix>`, the target's name cut (on a
- * character boundary, in bytes) so the whole fits in NAME_MAX bytes whatever the script.
+ * character boundary, in bytes) so the whole fits in NAME_MAX bytes whatever the script. In its
+ * pinned directory, when it has one (edit-target.ts).
  */
-export function besideName(target: Pick<EditTarget, 'real'>, suffix: string): string {
+export function besideName(target: Pick<EditTarget, 'real' | 'dir'>, suffix: string): string {
   const base = path.basename(target.real);
   const room = NAME_MAX - 1 - Buffer.byteLength(suffix);
   let cut = base;
   while (Buffer.byteLength(cut) > room) cut = cut.slice(0, -1);
   // a lone high surrogate left by the cut is no character of the name
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
-  return path.join(path.dirname(target.real), `.${cut}${suffix}`);
+  return path.join(targetDir(target), `.${cut}${suffix}`);
 }
 
 /**
@@ -137,14 +139,9 @@ export class TempFile {
   }
 
   private close(): void {
-    if (this.fd === undefined) return;
     const fd = this.fd;
     this.fd = undefined;
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // closing can only fail for a bad fd here; the file is removed or renamed next anyway
-    }
+    if (fd !== undefined) closeQuietly(fd); // the file is removed or renamed next anyway
   }
 
   /** Removes the temporary file (quietly: it may already be gone). Safe to call twice. */
@@ -160,14 +157,14 @@ export class TempFile {
    * directory afterwards ({@link syncDir}).
    */
   renameOver(): void {
-    fs.renameSync(fsPath(this.path), fsPath(this.target.real));
+    fs.renameSync(fsPath(this.path), fsPath(targetPath(this.target)));
     live.delete(this);
   }
   /** Throws (exit 3) when the target is no longer the file that was read. */
   check(): void {
     let now: fs.BigIntStats | undefined;
     try {
-      now = fs.statSync(fsPath(this.target.real), { bigint: true });
+      now = fs.statSync(fsPath(targetPath(this.target)), { bigint: true });
     } catch {
       now = undefined;
     }

@@ -5,7 +5,7 @@ import { LinewiseError, withPath } from '../core/errors.js';
 import { LineScanner, type ReadFn } from '../core/lines.js';
 import { type Bom, looksBinary, SNIFF_BYTES, wideEncodingOf } from '../core/sniff.js';
 import { type Codec } from './encodings/codec.js';
-import { chooseDecoding } from './encodings/decoding.js';
+import { chooseDecoding, type Decoding } from './encodings/decoding.js';
 import { type Input, type InputSource, openInput } from './input.js';
 
 export interface TextOptions {
@@ -19,6 +19,17 @@ export interface TextOptions {
   encoding?: string;
   /** scanner buffer size (tests use small ones) */
   bufferSize?: number;
+  /**
+   * A binary file is refused without working out which encoding it looks like (a walk skips
+   * binary files without a word, so the message is never read).
+   */
+  quietBinary?: boolean;
+  /**
+   * A scanner to read the file's own bytes with, started over (grep passes one for a whole
+   * search); the caller releases it. A decoded file gets a scanner of its own (`scanner` of the
+   * result then differs: release that one when done).
+   */
+  scanner?: LineScanner;
 }
 
 export interface OpenedText {
@@ -124,12 +135,30 @@ export function openText(path: string, io: InputSource, opts: TextOptions = {}):
   try {
     // A pipe's first read is also what is sniffed for binary content (below): no waiting for more.
     const live = input.size === undefined;
-    const { head, ended } = readHead(input.read, live ? SNIFF_BYTES : HEAD_BYTES, live);
-    const { codec, bomLength } = chooseDecoding(head, opts.encoding);
-    // Undecoded, the mark goes through the scanner and is skipped there, so the scanner's offsets
-    // stay file offsets (replace copies untouched stretches by them).
-    const bytes = prefixed(codec ? head.subarray(bomLength) : head, input.read, ended);
-    scanner = new LineScanner(codec ? codec.decodeReader(bytes, bomLength) : bytes, opts.bufferSize);
+    let decoding: Decoding;
+    let sniffLength = SNIFF_BYTES;
+    if (live) {
+      const { head, ended } = readHead(input.read, SNIFF_BYTES, true);
+      decoding = chooseDecoding(head, opts.encoding);
+      const { codec, bomLength } = decoding;
+      // Undecoded, the mark goes through the scanner and is skipped there, so the scanner's offsets
+      // stay file offsets (replace copies untouched stretches by them).
+      const bytes = prefixed(codec ? head.subarray(bomLength) : head, input.read, ended);
+      scanner = codec ? new LineScanner(codec.decodeReader(bytes, bomLength), opts.bufferSize) : byteScanner(bytes, opts);
+      if (!codec) sniffLength = head.length - bomLength;
+    } else {
+      // A regular file's first read goes straight into the scanner's buffer (no read of the head
+      // alone): for a small file, that one read is all of it.
+      scanner = byteScanner(input.read, opts);
+      decoding = chooseDecoding(scanner.peek(HEAD_BYTES), opts.encoding);
+      const { codec, bomLength } = decoding;
+      if (codec) {
+        // What the scanner read is given back to the codec, which reads on from there.
+        const read = Buffer.from(scanner.peek(Infinity));
+        scanner = new LineScanner(codec.decodeReader(prefixed(read.subarray(bomLength), input.read, false), bomLength), opts.bufferSize);
+      }
+    }
+    const { codec, bomLength } = decoding;
     if (!codec && bomLength > 0) {
       scanner.peek(bomLength);
       scanner.skipBytes(bomLength);
@@ -138,15 +167,23 @@ export function openText(path: string, io: InputSource, opts: TextOptions = {}):
     // (Not peeked under -a: a pipe's first rows must not wait for 64 KiB to arrive; a live pipe is
     // sniffed in its first read only.)
     if (!opts.allowBinary) {
-      const sniffed = scanner.peek(live && !codec ? head.length - bomLength : SNIFF_BYTES);
-      if (looksBinary(sniffed)) throw binaryError(codec ? undefined : sniffed, input.name);
+      const sniffed = scanner.peek(sniffLength);
+      if (looksBinary(sniffed)) throw binaryError(codec || opts.quietBinary ? undefined : sniffed, input.name);
     }
     return { input, scanner, bom: bomName(codec, bomLength), codec };
   } catch (e) {
     input.close();
-    scanner?.release(); // a binary file: its buffer serves the next file of a walk
+    // a binary file: a scanner of its own gives its buffer to the next file of a walk
+    if (scanner !== opts.scanner) scanner?.release();
     throw withPath(e, input.name);
   }
+}
+
+/** The scanner of the file's own bytes: the caller's, started over, or a new one. */
+function byteScanner(read: ReadFn, opts: TextOptions): LineScanner {
+  if (opts.scanner === undefined) return new LineScanner(read, opts.bufferSize);
+  opts.scanner.restart(read);
+  return opts.scanner;
 }
 
 /**

@@ -6,7 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes } from '../core/path-names.js';
+import { DirRules, NO_SAY, ruleCompiles, type Verdict } from './ignore-rules.js';
 import { fileError } from './input.js';
+import { closeQuietly } from './streams.js';
 
 export interface WalkOptions {
   /** search hidden files and directories (names starting with ".") */
@@ -72,73 +74,159 @@ function listDir(dir: string): Entry[] {
   return fs.readdirSync(fsPath(dir), { withFileTypes: true, encoding: 'buffer' }).map((dirent) => ({ name: pathFromBytes(dirent.name), dirent }));
 }
 
-/** Loads ignore (and fast-glob when `globs` is true) and returns a walker. */
+/**
+ * The text of an ignore file, or undefined when it cannot be read or is no regular file reached
+ * without a symbolic link (as git since 2.32 does not follow one): a named pipe there would block
+ * the walk, a link to /dev/zero read forever, a link out of a server's roots read a file outside.
+ */
+function ruleText(p: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(fsPath(p), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+/**
+ * Loads ignore (and fast-glob when `globs` is true) and returns a walker. One closure rather than
+ * a class or several functions: every step of the walk (rules, verdicts, frames) shares the
+ * loaded packages, the compiled -g matchers, the pending notes and the options; split apart, each
+ * piece would take them all as arguments.
+ */
 export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker> {
   const ignoreModule = await import('ignore');
   const factory = ((ignoreModule as unknown as { default: IgnoreFactory }).default ?? ignoreModule) as IgnoreFactory;
   const fg: FastGlob | undefined = globs ? ((await import('fast-glob')) as unknown as { default: FastGlob }).default : undefined;
 
+  const invalid = o.globs.find((g) => !ruleCompiles(factory, g));
+  if (invalid !== undefined) throw new LinewiseError('bad-glob', `-g ${invalid.length > 80 ? `${invalid.slice(0, 80)}...` : invalid}: not a valid glob (an unclosed [ or a stray \\?)`);
   const positive = o.globs.filter((g) => !g.startsWith('!'));
   const include = positive.length > 0 ? factory().add(positive) : undefined;
   const negative = o.globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
   // Undefined when there is none: an empty matcher still costs a cached lookup per path.
   const exclude = negative.length > 0 ? factory().add(negative) : undefined;
 
+  /** A directory's rules; `base` is its path relative to the walk's start. */
   interface Rules {
     base: string;
-    ig: Ignore;
+    rules: DirRules;
   }
 
-  /** gitignore precedence: the deepest file that has a say decides; later rules beat earlier ones. */
-  const ignored = (rules: readonly Rules[], rel: string, dir: boolean): boolean => {
-    for (let i = rules.length - 1; i >= 0; i--) {
-      const r = rules[i]!;
-      const sub = r.base === '' ? rel : rel.slice(r.base.length + 1);
-      const t = r.ig.test(dir ? `${sub}/` : sub);
+  /**
+   * gitignore precedence: the deepest rule set that has a say decides; later rules beat earlier
+   * ones. `verdicts` are each set's verdicts on the path (deepest last).
+   */
+  const decide = (verdicts: readonly Verdict[]): boolean => {
+    for (let i = verdicts.length - 1; i >= 0; i--) {
+      const t = verdicts[i]!;
       if (t.ignored) return true;
       if (t.unignored) return false;
     }
     return false;
   };
 
-  const readRules = (dirAbs: string, base: string, rules: readonly Rules[], entries: readonly Entry[]): readonly Rules[] => {
-    let ig: Ignore | undefined;
+  /** Rule set `r`'s verdict on `rel` (last name `name`), given its verdict on the directory. */
+  const verdict = (r: Rules, rel: string, name: string, dir: boolean, parent: Verdict): Verdict =>
+    r.rules.test(r.base === '' ? rel : rel.slice(r.base.length + 1), name, dir, parent);
+
+  /** Whether a file is ignored: the sets asked deepest first, and no further than the first with a say. */
+  const fileIgnored = (rules: readonly Rules[], verdicts: readonly Verdict[], rel: string, name: string): boolean => {
+    for (let i = rules.length - 1; i >= 0; i--) {
+      const t = verdict(rules[i]!, rel, name, false, verdicts[i]!);
+      if (t.ignored) return true;
+      if (t.unignored) return false;
+    }
+    return false;
+  };
+
+  /** Notes on rules left out, said by the walk right after the directory that holds them. */
+  const ruleNotes: WalkProblem[] = [];
+
+  const readRules = (dirAbs: string, base: string, entries: readonly Entry[], shown: (rel: string) => string): Rules | undefined => {
+    let rules: DirRules | undefined;
     for (const name of ['.gitignore', '.ignore']) {
       // Only names the listing holds: a failed open per directory costs more than the search of a small file.
       if (!entries.some((e) => e.name === name)) continue;
       o.seen?.(path.join(dirAbs, name), 'rules');
-      let text: string;
-      try {
-        text = fs.readFileSync(fsPath(path.join(dirAbs, name)), 'utf8');
-      } catch {
-        continue; // none here (or unreadable: as git, go on without it)
+      const text = ruleText(path.join(dirAbs, name));
+      if (text === undefined) continue; // none here (or unreadable: as git, go on without it)
+      for (const bad of (rules ??= new DirRules(factory)).add(text)) {
+        const rule = bad.rule.length > 80 ? `${bad.rule.slice(0, 80)}...` : bad.rule;
+        const where = shown(base === '' ? name : `${base}/${name}`);
+        ruleNotes.push({ error: new LinewiseError('ignore-rule', `line ${bad.line}: left out a rule that is no valid pattern: ${rule}`, where), note: true });
       }
-      ig = (ig ?? factory()).add(text);
     }
-    return ig === undefined ? rules : [...rules, { base, ig }];
+    return rules === undefined ? undefined : { base, rules };
   };
 
-  function* walkDir(
-    dirAbs: string,
-    rel: string,
-    shown: (rel: string) => string,
-    rules: readonly Rules[],
-    ancestors: readonly string[],
-  ): Generator<SearchTarget | WalkProblem> {
+  /**
+   * A directory being walked: its sorted entries, the next one, the rule sets that apply in it
+   * (deepest last) and each one's verdict on the directory itself (a directory is tested once, by
+   * its parent, and its verdicts handed down to its entries).
+   */
+  interface Frame {
+    abs: string;
+    rel: string;
+    entries: Entry[];
+    next: number;
+    rules: readonly Rules[];
+    verdicts: readonly Verdict[];
+    ancestors: readonly string[];
+  }
+
+  /** Lists a directory and reads its rules; a problem instead when it cannot be listed. */
+  const open = (abs: string, rel: string, rules: readonly Rules[], verdicts: readonly Verdict[], ancestors: readonly string[], shown: (rel: string) => string): Frame | WalkProblem => {
     let entries: Entry[];
     try {
-      entries = listDir(dirAbs);
+      entries = listDir(abs);
     } catch (e) {
-      yield { error: fileError(e, shown(rel) || '.') };
+      return { error: fileError(e, shown(rel) || '.') };
+    }
+    o.seen?.(abs, 'dir');
+    const own = o.noIgnore ? undefined : readRules(abs, rel, entries, shown);
+    entries.sort(byName);
+    return {
+      abs,
+      rel,
+      entries,
+      next: 0,
+      rules: own === undefined ? rules : [...rules, own],
+      verdicts: own === undefined ? verdicts : [...verdicts, NO_SAY],
+      ancestors,
+    };
+  };
+
+  /**
+   * Walks a tree depth-first, entries in byte order, with a stack of directories rather than
+   * nested generators (each of which would pass every file up through every level).
+   */
+  function* walkTree(abs: string, real: string, shown: (rel: string) => string): Generator<SearchTarget | WalkProblem> {
+    const root = open(abs, '', [], [], [real], shown);
+    yield* ruleNotes.splice(0);
+    if ('error' in root) {
+      yield root;
       return;
     }
-    o.seen?.(dirAbs, 'dir');
-    const local = o.noIgnore ? rules : readRules(dirAbs, rel, rules, entries);
-    entries.sort(byName);
-    for (const { name, dirent: entry } of entries) {
+    const stack: Frame[] = [root];
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1]!;
+      if (f.next === f.entries.length) {
+        stack.pop();
+        continue;
+      }
+      const { name, dirent: entry } = f.entries[f.next++]!;
       if (!o.hidden && name.startsWith('.')) continue;
-      const childRel = rel === '' ? name : `${rel}/${name}`;
-      const childAbs = path.join(dirAbs, name);
+      const childRel = f.rel === '' ? name : `${f.rel}/${name}`;
+      // the walk's directories are absolute and normalized, names hold no "/": no path.join needed
+      const childAbs = f.abs.endsWith(path.sep) ? `${f.abs}${name}` : `${f.abs}${path.sep}${name}`;
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -153,22 +241,32 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
         }
       }
       if (isDir) {
-        if (ignored(local, childRel, true) || exclude?.ignores(`${childRel}/`)) continue;
-        let real: string;
-        try {
-          // the native realpath: the JavaScript one turns a path of bytes into a string, losing them
-          real = pathFromBytes(fs.realpathSync.native(fsPath(childAbs), { encoding: 'buffer' }));
-        } catch (e) {
-          yield { error: fileError(e, shown(childRel)) };
-          continue;
+        const verdicts = f.rules.map((r, i) => verdict(r, childRel, name, true, f.verdicts[i]!));
+        if (decide(verdicts) || exclude?.ignores(`${childRel}/`)) continue;
+        // A loop needs a followed link: without -L a directory cannot be its own ancestor, and
+        // its real path (a system call per directory) is not needed.
+        let ancestors = f.ancestors;
+        if (o.follow) {
+          let real: string;
+          try {
+            // the native realpath: the JavaScript one turns a path of bytes into a string, losing them
+            real = pathFromBytes(fs.realpathSync.native(fsPath(childAbs), { encoding: 'buffer' }));
+          } catch (e) {
+            yield { error: fileError(e, shown(childRel)) };
+            continue;
+          }
+          if (f.ancestors.includes(real)) {
+            yield { error: new LinewiseError('loop', 'symbolic link loop, not followed', shown(childRel)), note: true };
+            continue;
+          }
+          ancestors = [...f.ancestors, real];
         }
-        if (ancestors.includes(real)) {
-          yield { error: new LinewiseError('loop', 'symbolic link loop, not followed', shown(childRel)), note: true };
-          continue;
-        }
-        yield* walkDir(childAbs, childRel, shown, local, [...ancestors, real]);
+        const child = open(childAbs, childRel, f.rules, verdicts, ancestors, shown);
+        yield* ruleNotes.splice(0);
+        if ('error' in child) yield child;
+        else stack.push(child);
       } else if (isFile) {
-        if (ignored(local, childRel, false)) continue;
+        if (fileIgnored(f.rules, f.verdicts, childRel, name)) continue;
         if (include !== undefined && !include.ignores(childRel)) continue;
         if (exclude?.ignores(childRel)) continue;
         yield { display: shown(childRel), abs: childAbs, walked: true };
@@ -188,7 +286,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       } catch {
         // reported by readdir below
       }
-      return walkDir(dirAbs, '', shown, [], [real]);
+      return walkTree(dirAbs, real, shown);
     },
     glob(pattern, cwd) {
       return fg!.sync(pattern, { cwd, dot: o.hidden, onlyFiles: true, followSymbolicLinks: o.follow, unique: true }).sort();

@@ -29,13 +29,17 @@ export interface EditArgs {
 /** Every path a set of rows names, in each of its readings. */
 const rowPaths = (rows: readonly Row[]) => rows.flatMap((r) => [r.path, ...(r.alts ?? []).map((a) => a.path)]).filter((p) => p !== undefined);
 
-/** Runs one edit tool; `path` (when given) is checked already. */
-export async function editTool(tool: 'replace_lines' | 'replace_rows' | 'replace_text', out: ToolOutput, a: EditArgs, roots: Roots, locks: FileLocks, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Runs one edit tool; `path` (when given) is checked already, the rows' paths here (then
+ * `checked` is awaited), and the engine checks each file again as opened and as renamed.
+ */
+export async function editTool(tool: 'replace_lines' | 'replace_rows' | 'replace_text', out: ToolOutput, a: EditArgs, roots: Roots, locks: FileLocks, signal: AbortSignal | undefined, checked: () => Promise<void>): Promise<void> {
   const expectRows = a.expect === undefined ? [] : parseRows(Buffer.from(a.expect, 'utf8'), 'expect');
   const rows = a.rows === undefined ? [] : parseRows(Buffer.from(a.rows, 'utf8'), 'rows');
   // Rows naming files: each checked as a path of the call, before anything is read.
   for (const p of rowPaths(rows)) roots.check(p, 'a row\'s path');
   for (const p of rowPaths(expectRows)) roots.check(p, 'a row\'s path in expect');
+  await checked();
   const options: EditRunOptions = {
     eol: a.eol ?? 'auto',
     dryRun: a.dry_run === true,
@@ -44,7 +48,9 @@ export async function editTool(tool: 'replace_lines' | 'replace_rows' | 'replace
     expectRows,
     expectSource: 'expect',
     staleShown: 'shown below',
+    encodingAdvice: 'pass it as the encoding argument, for example encoding: "latin1"',
     cwd: roots.cwd,
+    confine: roots,
     ...(signal ? { signal } : {}),
   };
   const files = a.path !== undefined ? [a.path] : [...new Set(rowPaths(rows))];

@@ -9,6 +9,7 @@ import { JsonRows, writeRecord } from '../format/json.js';
 import { pageFooterOf, pageRecord, readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
 import type { ToolOutput } from './result.js';
+import type { Roots } from './roots.js';
 import { BOUNDS } from './tools.js';
 
 /** Rows to both printers. */
@@ -41,10 +42,11 @@ export interface ReadArgs {
   max_bytes?: number;
 }
 
-export async function readLinesTool(out: ToolOutput, a: ReadArgs, cwd: string): Promise<void> {
+/** Runs read_lines; `a.path` is checked already, and the file is checked again once opened. */
+export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
   const maxBytes = a.max_bytes ?? BOUNDS.maxBytes;
-  const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd });
+  const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, readlinesRecord(r));
   const footer = readlinesFooterOf(r, a.end, maxBytes, a.encoding);
@@ -61,10 +63,11 @@ export interface PageArgs {
   max_bytes?: number;
 }
 
-export async function pageTool(out: ToolOutput, a: PageArgs, cwd: string): Promise<void> {
+/** Runs page; `a.path` is checked already, and the file is checked again once opened. */
+export async function pageTool(out: ToolOutput, a: PageArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
   const window = a.last === undefined ? { offset: a.offset ?? 0, limit: a.limit ?? BOUNDS.pageLimit } : { last: a.last, ...(a.offset !== undefined ? { offset: a.offset } : {}), ...(a.limit !== undefined ? { limit: a.limit } : {}) };
-  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.max_bytes ?? BOUNDS.maxBytes, cwd });
+  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.max_bytes ?? BOUNDS.maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, pageRecord(r));
   const footer = pageFooterOf(r, a.encoding);

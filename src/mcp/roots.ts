@@ -1,12 +1,15 @@
 // Confinement: the directories the server may touch, and every path of a call checked against
 // them after realpath. Relative paths start at the first root; `..` out of a root, an absolute
-// path elsewhere and a symbolic link that leads outside are refused before anything is opened.
+// path elsewhere and a symbolic link that leads outside are refused before anything is opened;
+// and, as the engine's Confinement, every file again by its descriptor once opened (a link
+// swapped in after the check), every edit's directory through its rename (io/confine.ts).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath } from '../core/path-names.js';
+import type { Confinement } from '../io/confine.js';
 import { fileError, fileKind } from '../io/input.js';
 
 /** A root: the directory as named, and its real path (what paths are checked against). */
@@ -39,7 +42,7 @@ function realOrAncestor(p: string): string {
   }
 }
 
-export class Roots {
+export class Roots implements Confinement {
   private list: Root[] = [];
 
   /** `dirs`: directories (paths, or file:// URIs as clients give roots), resolved from `cwd`. */
@@ -106,6 +109,16 @@ export class Roots {
     if (st === undefined && dirs && /[*?[\]{}]/.test(p)) throw new LinewiseError('enoent', 'no such file or directory (paths are not expanded as globs here: give the directory, and the glob to filter with)', p);
     if (st === undefined || st.isFile() || (dirs && st.isDirectory())) return checked;
     throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a ${dirs ? 'file or directory' : 'file'}; the server reads regular files only`, p);
+  }
+
+  /** Whether a real path is inside a root (the engine asks after each open). */
+  allows(real: string): boolean {
+    return this.list.some((r) => within(r.real, real));
+  }
+
+  /** A file that, as opened, was outside every root: its path was checked, then changed. */
+  refuse(name: string): LinewiseError {
+    return this.outside(name, 'as opened, it is outside the roots (a symbolic link on its path changed after it was checked)');
   }
 
   private outside(p: string, why: string): LinewiseError {

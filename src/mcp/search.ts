@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, type LinewiseError } from '../core/errors.js';
-import { parseCursor } from '../engine/grep-output.js';
+import { parseCursor } from '../engine/grep-budget.js';
 import { grepTo, type GrepCutOff, type GrepReporter, type GrepSetup, type GrepSummary } from '../engine/search.js';
 import { type FileKey, sameFile } from '../io/file-cache.js';
 import type { WalkCache } from '../io/walk-cache.js';
@@ -14,7 +14,17 @@ import { anchorOf } from '../engine/results.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
 import { ToolOutput, type ToolResult } from './result.js';
 import { BOUNDS } from './tools.js';
-import type { Warm } from './warm.js';
+import type { Roots } from './roots.js';
+import { digestOf, type Warm } from './warm.js';
+
+/**
+ * The block of lines the search reads and hands to the pattern at once (the CLI reads 128 KiB).
+ * A cancel can only be heard between blocks: the event loop, where the client's
+ * notifications/cancelled arrives, does not run while a pattern runs over one. A small block
+ * bounds that wait by what the pattern costs on 8 KiB of lines, not on 128 KiB; it also keeps
+ * each file's scanner buffer small (one is made per file).
+ */
+export const CANCEL_BLOCK = 8 << 10;
 
 export interface GrepArgs {
   pattern: string;
@@ -88,27 +98,31 @@ interface Target {
 }
 
 /**
- * Runs a grep call; `paths` are checked already (relative to `cwd`, the first root). The walks
+ * Runs a grep call; `paths` are checked already (relative to the first root), and each file is
+ * checked again once opened (a link swapped in after the check is refused). The walks
  * come from `warm` when their trees did not change; the same call over the same unchanged files
  * gets the answer it got then; files known to hold no match for this search are passed over
  * unopened, and the others read from memory when unchanged. The rows are those of a search from
  * scratch, and so is the answer: only its `status` and text tell the CLI's exit status.
  */
-export async function grepTool(a: GrepArgs, paths: string[], cwd: string, signal: AbortSignal | undefined, warm: Warm): Promise<ToolResult> {
-  const { targets, multi, problems } = await inputs(paths, cwd, a.glob ?? [], warm.walks);
+export async function grepTool(a: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined, warm: Warm): Promise<ToolResult> {
+  const cwd = roots.cwd;
+  const { targets, multi, problems } = await inputs(paths, roots, a.glob ?? [], warm.walks);
   const call = JSON.stringify([cwd, paths, a]);
-  const looks = targets.map((t) => warm.files.look(t.abs, searchKey(a)));
+  const selection = searchKey(a);
+  const looks = targets.map((t) => warm.files.look(t.abs, selection));
   const basis: [string, FileKey][] | undefined = looks.every((l) => l !== undefined) && problems.length === 0 ? targets.map((t, i) => [t.abs, looks[i]!.key]) : undefined;
-  const known = basis && warm.answer(call, basis);
+  const digest = basis && digestOf(basis);
+  const known = digest && warm.answer(call, digest);
   if (known) return known;
-  const { result, opened, skip, complete } = await search(a, { targets, multi, problems, looks }, cwd, signal, warm);
+  const { result, opened, skip, complete } = await search(a, { targets, multi, problems, looks }, roots, signal, warm);
   // Kept only when every file searched was opened as it was looked at (none changed meanwhile).
   const unchanged = targets.every((t, i) => {
     if (skip[i]) return true;
     const k = opened.get(t.abs);
     return k !== undefined && looks[i] !== undefined && sameFile(k, looks[i].key);
   });
-  if (basis && unchanged && complete) warm.keep(call, basis, result);
+  if (basis && digest && unchanged && complete) warm.keep(call, basis, digest, result);
   return result;
 }
 
@@ -124,7 +138,7 @@ interface Inputs {
  * Searches the inputs (but the files known to hold no match) through the engine, into the CLI's
  * printers; records the files where nothing was selected. `complete`: no error, no cut-off.
  */
-async function search(a: GrepArgs, i: Inputs, cwd: string, signal: AbortSignal | undefined, warm: Warm) {
+async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal | undefined, warm: Warm) {
   const out = new ToolOutput();
   const anchor = a.anchor ? { anchor: anchorOf } : {};
   const reporter = new BothReporters(new PrintingGrepReporter(out.text, 'lines', { json: false, nul: false, ...anchor }), new PrintingGrepReporter(out.json, 'lines', { json: true, nul: false, ...anchor }));
@@ -148,10 +162,12 @@ async function search(a: GrepArgs, i: Inputs, cwd: string, signal: AbortSignal |
       context: a.context,
       maxRows: a.max_rows ?? BOUNDS.grepRows,
       maxBytes: a.max_bytes ?? BOUNDS.maxBytes,
+      bufferSize: CANCEL_BLOCK,
       after: a.after,
       encoding: a.encoding,
       withFilename: i.multi,
-      cwd,
+      cwd: roots.cwd,
+      confine: roots,
       files,
       ...(signal ? { signal } : {}),
     });
@@ -164,11 +180,12 @@ async function search(a: GrepArgs, i: Inputs, cwd: string, signal: AbortSignal |
   }
   // A budget stops the search part-way into a file: only a run that went to the end tells "none".
   if (summary.cutOff === undefined) {
+    const selection = searchKey(a);
     const abs = new Map(searched.map((t) => [t.display, t.abs]));
     for (const d of reporter.none) {
       const f = abs.get(d);
       const key = f === undefined ? undefined : opened.get(f);
-      if (key !== undefined) warm.files.selectedNone(f!, searchKey(a), key);
+      if (key !== undefined) warm.files.selectedNone(f!, selection, key);
     }
   }
   reporter.finish(summary.errors + errors, summary.cutOff);
@@ -184,11 +201,16 @@ const searchKey = (a: GrepArgs) => JSON.stringify([a.pattern, a.fixed_strings ==
  * The files a grep of `paths` searches, as the CLI lists them (engine/grep-inputs.ts): named files
  * as given, directories walked (from the cache when unchanged); no paths: the first root.
  */
-async function inputs(paths: readonly string[], cwd: string, globs: readonly string[], walks: WalkCache): Promise<{ targets: Target[]; multi: boolean; problems: WalkProblem[] }> {
+async function inputs(paths: readonly string[], roots: Roots, globs: readonly string[], walks: WalkCache): Promise<{ targets: Target[]; multi: boolean; problems: WalkProblem[] }> {
+  const cwd = roots.cwd;
   const o = { hidden: false, noIgnore: false, globs, follow: false };
   const targets: Target[] = [];
   const problems: WalkProblem[] = [];
   const walked = async (dirAbs: string, display: string | undefined) => {
+    // The walk lists directories by path: its root is checked again just before (a link swapped
+    // in since the call's check would list a directory outside; its files would be refused as
+    // opened, but their names would show).
+    roots.check(dirAbs, 'paths');
     for (const item of await walks.walk(dirAbs, display, o)) {
       if ('error' in item) problems.push(item);
       else targets.push({ display: item.display, abs: item.abs });

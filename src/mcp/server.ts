@@ -2,6 +2,7 @@
 // checks each call's arguments and paths, runs it through the engine and answers with the CLI's
 // rows, footers and messages; a failure is a result with isError, never a crashed server.
 
+import * as fs from 'node:fs';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { Interrupted } from '../io/checkpoint.js';
 import { type EditArgs, editTool } from './edits.js';
@@ -18,7 +19,7 @@ export interface ServeOptions {
   /** --root: the directories served; none: the client's roots if it offers them, else `cwd` */
   roots: readonly string[];
   readOnly: boolean;
-  /** the most file contents kept in memory between searches, MiB (`--cache-mib`) */
+  /** the most kept in memory between searches, MiB (`--cache-mib`): contents, files, walks, answers */
   cacheMib?: number;
   cwd: string;
   version: string;
@@ -39,7 +40,7 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   const sdk = await import('./sdk.js');
   const roots = new Roots(o.roots.length > 0 ? o.roots : [o.cwd], o.cwd);
   const tools = new Map(TOOLS.filter((t) => !(o.readOnly && t.writes)).map((t) => [t.name, t]));
-  const calls = new Calls(roots, new Warm(o.cacheMib));
+  const calls = new Calls(roots, new Warm(o.cacheMib, roots), testPause(process.env.LINEWISE_MCP_TEST_PAUSE));
   const server = new sdk.Server({ name: 'linewise', version: o.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
   // The client's roots, when it has some and --root did not say: calls wait until they are known.
@@ -101,6 +102,24 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   return Exit.ok;
 }
 
+/**
+ * For tests of races only (LINEWISE_MCP_TEST_PAUSE, a named pipe): between checking a call's
+ * paths and running it, the server reads the pipe to its end, so a test holds it exactly in the
+ * window a swapped link would use. It only waits; without the variable there is no pause.
+ */
+function testPause(fifo: string | undefined): () => Promise<void> {
+  if (fifo === undefined || fifo === '') return async () => {};
+  return async () => {
+    const fh = await fs.promises.open(fifo, 'r');
+    try {
+      const buf = Buffer.alloc(64);
+      while ((await fh.read(buf, 0, buf.length, null)).bytesRead > 0);
+    } finally {
+      await fh.close();
+    }
+  };
+}
+
 /** The calls of one server: paths checked against the roots, writes to one file in turn. */
 class Calls {
   private readonly locks = new FileLocks();
@@ -108,30 +127,36 @@ class Calls {
   constructor(
     private readonly roots: Roots,
     private readonly warm: Warm,
+    /** after a call's paths are checked (see testPause) */
+    private readonly checked: () => Promise<void>,
   ) {}
 
   async run(tool: ToolSpec, args: Record<string, unknown>, out: ToolOutput, signal: AbortSignal): Promise<ToolResult> {
-    const cwd = this.roots.cwd;
     switch (tool.name) {
       case 'read_lines': {
         const a = args as unknown as ReadArgs;
-        await readLinesTool(out, { ...a, path: this.roots.checkInput(a.path, 'path', false) }, cwd);
+        const path = this.roots.checkInput(a.path, 'path', false);
+        await this.checked();
+        await readLinesTool(out, { ...a, path }, this.roots);
         return out.done();
       }
       case 'page': {
         const a = args as unknown as PageArgs;
-        await pageTool(out, { ...a, path: this.roots.checkInput(a.path, 'path', false) }, cwd);
+        const path = this.roots.checkInput(a.path, 'path', false);
+        await this.checked();
+        await pageTool(out, { ...a, path }, this.roots);
         return out.done();
       }
       case 'grep': {
         const a = args as unknown as GrepArgs;
         const paths = (a.paths ?? []).map((p) => this.roots.checkInput(p, 'paths', true));
-        return grepTool(a, paths, cwd, signal, this.warm);
+        await this.checked();
+        return grepTool(a, paths, this.roots, signal, this.warm);
       }
       default: {
         const a = args as unknown as EditArgs;
         const checked = a.path === undefined ? a : { ...a, path: this.roots.check(a.path) };
-        await editTool(tool.name, out, checked, this.roots, this.locks, signal);
+        await editTool(tool.name, out, checked, this.roots, this.locks, signal, this.checked);
         return out.done();
       }
     }

@@ -212,6 +212,37 @@ describe('grep: paths', () => {
     expect(all.stdout.toString()).toBe('.git/config\n.hidden.txt\na.txt\nb.txt\nbin.dat\nbuild/out.txt\nignored.txt\nsub/c.txt\nsub/keep.log\nsub/x.log\n');
   });
 
+  it('a .gitignore rule that is no valid pattern is left out with a note naming its line; the search goes on (as rg)', async () => {
+    const root = tree('bad-rule', {
+      '.gitignore': '*.log\n\\\\[B\n',
+      'a.txt': 'hit a\n',
+      'x.log': 'hit log\n',
+      'sub/.ignore': '!\\\\[x\n',
+      'sub/c.txt': 'hit c\n',
+    });
+    const r = await run(['grep', 'hit'], { cwd: root });
+    expect(r.status).toBe(0);
+    expect(esc(r.stdout)).toBe('a.txt\\t1\\thit a\\nsub/c.txt\\t1\\thit c\\n');
+    expect(r.stderr).toBe(
+      'linewise: .gitignore: line 2: left out a rule that is no valid pattern: \\\\[B\n' +
+        'linewise: sub/.ignore: line 1: left out a rule that is no valid pattern: !\\\\[x\n',
+    );
+    // a -g glob that is no valid pattern is the user's own: refused, exit 2
+    const g = await run(['grep', '-g', '\\\\[B', 'hit'], { cwd: root });
+    expect(g.status).toBe(2);
+    expect(g.stdout.length).toBe(0);
+    expect(g.stderr).toBe('linewise: -g \\\\[B: not a valid glob (an unclosed [ or a stray \\?)\n');
+  });
+
+  it('an ignore file that is a named pipe, a link to /dev/zero or any link is not read (as git): the walk neither blocks nor reads forever', async () => {
+    const root = tree('hostile-rules', { 'a/f.txt': 'hit a\n', 'b/g.txt': 'hit b\n', 'c/h.txt': 'hit c\n', 'rules': 'h.txt\n' });
+    expect(spawnSync('mkfifo', [path.join(root, 'a', '.gitignore')]).status).toBe(0);
+    fs.symlinkSync('/dev/zero', path.join(root, 'b', '.gitignore'));
+    fs.symlinkSync(path.join(root, 'rules'), path.join(root, 'c', '.ignore'));
+    const r = await run(['grep', 'hit'], { cwd: root });
+    expect([r.status, esc(r.stdout), r.stderr]).toEqual([0, 'a/f.txt\\t1\\thit a\\nb/g.txt\\t1\\thit b\\nc/h.txt\\t1\\thit c\\n', '']);
+  });
+
   it('-g selects files by glob, "!" excludes', async () => {
     const root = tree('globs', { 'a.ts': 'x\n', 'b.js': 'x\n', 'lib/c.ts': 'x\n', 'vendor/d.ts': 'x\n' });
     expect((await run(['grep', '-l', '-g', '*.ts', 'x'], { cwd: root })).stdout.toString()).toBe('a.ts\nlib/c.ts\nvendor/d.ts\n');

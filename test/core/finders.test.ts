@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BlockFinder, BytesFinder } from '../../src/core/finders.js';
+import { choosePair } from '../../src/core/literal-pairs.js';
+import { pairSearch, simdNewlineCounter } from '../../src/core/newlines.js';
 import { hits, occurrences } from './finder-hits.js';
 
 const bytes = (alphabet: string[], max: number) => fc.array(fc.constantFrom(...alphabet), { maxLength: max }).map((p) => Buffer.from(p.join(''), 'latin1'));
@@ -27,6 +29,44 @@ describe('BytesFinder', () => {
     expect(hits(f, buf, 0, buf.length)).toEqual([buf.indexOf('req=beef')]);
     const late = buf.indexOf('beef\n'); // a block starting at "beef": "req=" would be before it
     expect(hits(f, buf, late, buf.length)).toEqual([buf.indexOf('req=beef')]);
+  });
+});
+
+describe('BytesFinder in a kernel\'s memory (a scanner\'s buffer)', () => {
+  it('property: a literal with no rare byte, found by two of its bytes, at every occurrence, block after block', () => {
+    const kernel = simdNewlineCounter(1 << 17)!;
+    // lines where every byte of the literals is common: indexOf would stop on each
+    const line = fc.array(fc.constantFrom('req=', 'ff', 'f', 'e', ' ', 'q', '=', '0'), { maxLength: 12 }).map((p) => `${p.join('')}\n`);
+    const text = fc.array(line, { minLength: 1, maxLength: 40 }).map((ls) => Buffer.from(ls.join(''), 'latin1'));
+    const literal = fc.array(fc.constantFrom('r', 'e', 'q', '=', 'f', ' ', '0'), { minLength: 2, maxLength: 7 }).map((p) => Buffer.from(p.join('')));
+    fc.assert(
+      fc.property(text, text, fc.array(literal, { minLength: 1, maxLength: 2 }), (first, second, lits) => {
+        const f = new BytesFinder(lits, false);
+        // the first block fills the 64 KiB sample: pairs are chosen on it, and used on the second
+        const big = Buffer.concat(Array.from({ length: Math.ceil(70000 / first.length) }, () => first));
+        kernel.buffer.set(big, 0);
+        const block = kernel.buffer.subarray(0, big.length);
+        expect(hits(f, block, 0, big.length)).toEqual(occurrences(big, 0, big.length, lits));
+        kernel.buffer.set(second, 0);
+        expect(hits(f, kernel.buffer, 0, second.length)).toEqual(occurrences(second, 0, second.length, lits));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('chooses a pair only for a literal without a rare byte, and one that stops less often', () => {
+    const kernel = simdNewlineCounter(1 << 17)!;
+    const log = Buffer.from('svc=api-1 req=3c6ef362 status 125\nsvc=api-2 req=ffa0 status 253\n'.repeat(900));
+    kernel.buffer.set(log, 0);
+    const counts = new Uint32Array(256);
+    for (const b of log) counts[b]! += 1;
+    const search = pairSearch(kernel.buffer)!;
+    const common = Buffer.from(' req=ff');
+    const pair = choosePair(common, common.indexOf('q'), counts, log.length, kernel.buffer, 0, log.length, search);
+    expect(pair).toBeDefined();
+    // "f" is in place at offsets 5 and 6 on one line in two; "q" and "=" on every line
+    expect([pair!.o1, pair!.o2]).not.toEqual([3, 4]);
+    expect(choosePair(Buffer.from('zebra'), 0, counts, log.length, kernel.buffer, 0, log.length, search)).toBeUndefined();
   });
 });
 

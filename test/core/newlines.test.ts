@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEWLINES_WASM } from '../../src/core/newlines-wasm.js';
-import { asciiFolder, countByIndexOf, countLF, simdNewlineCounter } from '../../src/core/newlines.js';
+import { asciiFolder, countByIndexOf, countLF, pairSearch, simdNewlineCounter } from '../../src/core/newlines.js';
 import { compileWat, render } from '../../scripts/build-wasm.mjs';
 
 describe('the SIMD newline counter', () => {
@@ -41,6 +41,24 @@ describe('the SIMD newline counter', () => {
         folder.fold(at, at + bytes.length);
         const want = Buffer.from(bytes).map((b) => (b >= 65 && b <= 90 ? b + 32 : b));
         expect([...folder.buffer.subarray(at, at + bytes.length)]).toEqual([...want]);
+      }),
+    );
+  });
+
+  it('property: pair finds the first position where both bytes sit at their offsets, or -1', () => {
+    const c = simdNewlineCounter(1 << 16)!;
+    const pair = pairSearch(c.buffer)!;
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(300), fc.nat(7), fc.nat(7), fc.nat(3), fc.nat(3), (raw, from, d1, d2, x, y) => {
+        // a small alphabet, so both bytes are often in place
+        const bytes = raw.map((b) => 97 + (b % 4));
+        c.buffer.set(bytes, 0);
+        const [o1, o2] = [Math.min(d1, d2), Math.max(d1, d2)];
+        const end = Math.max(0, bytes.length - o2);
+        const start = Math.min(from, end);
+        let want = -1;
+        for (let q = start; q < end && want === -1; q++) if (bytes[q + o1] === 97 + x && bytes[q + o2] === 97 + y) want = q;
+        expect(pair(start, end, o1, 97 + x, o2, 97 + y)).toBe(want);
       }),
     );
   });

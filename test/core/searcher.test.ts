@@ -96,6 +96,22 @@ describe('LineSearcher', () => {
     );
   });
 
+  it('property: the same past the 64 KiB sample on which the literal and the block pass are chosen', async () => {
+    // log-like lines: every literal of the patterns is common, some much more than others
+    const word = fc.constantFrom('ERROR', 'INFO', ' svc=api-', '1', '2', ' req=', 'ff', 'a0', 'x', 'é', '\r');
+    const line = fc.array(word, { maxLength: 8 }).map((w) => Buffer.from(`${w.join('')}\n`));
+    const lines = fc.array(line, { minLength: 1, maxLength: 30 }).map((ls) => Buffer.concat(ls));
+    const patterns = fc.constantFrom('ERROR svc=api-1[0-9] req=ff', 'api-[12] req=f', '(?:ERROR|INFO) svc=api-2', 'svc=api-1.*ff$', 'é.*req=f', 'req=ff', 'ERROR.*(?:ff|a0)');
+    await fc.assert(
+      fc.asyncProperty(lines, lines, lines, patterns, fc.boolean(), fc.constantFrom(48, 4096, 1 << 16), async (head, body, tail, pattern, ignoreCase, bufferSize) => {
+        const input = Buffer.concat([head, ...Array.from({ length: Math.ceil(70000 / body.length) }, () => body), tail]);
+        const want = await reference(input, [pattern], { ignoreCase }, {});
+        expect(await search(input, [pattern], { ignoreCase }, {}, [4096, 777], bufferSize)).toEqual(want);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('does not run a pattern over blocks when a part of it can match "\\r": the line is "a", not "a\\r\\n"', async () => {
     const input = Buffer.from('b\na\r\nab\n');
     expect(await search(input, ['a(?![^\\n])'], {}, {}, [64], 64)).toEqual(['2:a\\r\\n']);

@@ -48,4 +48,14 @@ describe('the built CLI', () => {
     for (const cmd of ['readlines', 'page']) expect(help).toContain(cmd);
     expect(linewise(['help', 'page']).stdout.toString()).toContain('--offset 100');
   });
+
+  it('colours rows on a terminal (a pseudo-terminal made by script(1)), and not in a pipe', () => {
+    const cmd = `${BIN.endsWith('.js') ? `${process.execPath} ${BIN}` : BIN} grep alpha ${fixture('crlf.txt')}`;
+    const env = { ...process.env, NO_COLOR: '', FORCE_COLOR: undefined, TERM: 'xterm' };
+    const onTerminal = spawnSync('script', ['-qec', cmd, '/dev/null'], { env });
+    expect(onTerminal.status).toBe(0);
+    // the terminal turns "\n" into "\r\n": the row's own "\r\n" comes out as "\r\r\n"
+    expect(esc(onTerminal.stdout)).toBe('\\x1b[32m1\\x1b[39m\\t\\x1b[1m\\x1b[31malpha\\x1b[39m\\x1b[22m\\r\\r\\n');
+    expect(esc(spawnSync('bash', ['-c', `${cmd} | cat`], { env }).stdout)).toBe('1\\talpha\\r\\n');
+  });
 });

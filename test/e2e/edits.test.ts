@@ -62,6 +62,22 @@ describe('replace --old/--new, built', () => {
     expect(r.stderr).toBe('linewise: F: the old text is not in the file; nothing was written: line 1 is not UTF-8, so the file is in another encoding: give it (for example --encoding latin1; linewise encodings lists the names)\n');
   });
 
+  it('text copied from a latin1 line as shown (U+FFFD for its byte): the message says it is the encoding, not whitespace; with --encoding the edit applies', () => {
+    const latin1 = fs.readFileSync(fixture('latin1.txt'));
+    const r = inDir(latin1, `$LW replace F --old $'caf\uFFFD' --new cafe`);
+    expect([r.status, r.stdout, r.F]).toEqual([3, '1\\tcaf\\xe9\\n', 'caf\\xe9\\nna\\xefve\\n']);
+    expect(r.stderr).toBe(
+      'linewise: F: the old text is not in the file, but line 1 differs from it only in bytes that are not UTF-8 (they read as U+FFFD, so text copied from them cannot match): the file is in another encoding; give it (for example --encoding latin1; linewise encodings lists the names) (1 line on stdout); nothing was written\n',
+    );
+    // the text differs in whitespace too: still the encoding to fix first
+    const ws = inDir(latin1, `$LW replace F --old $'na\uFFFDve  ' --new x --json`);
+    expect([ws.status, ws.F]).toEqual([3, 'caf\\xe9\\nna\\xefve\\n']);
+    expect(ws.raw.split('\n').filter(Boolean).map((l) => JSON.parse(l).difference)).toEqual(['whitespace']);
+    expect(ws.stderr).toMatch(/line 2 differs from it only in whitespace and in bytes that are not UTF-8 \(they read as U\+FFFD\): the file is in another encoding; give it \(for example --encoding latin1;/);
+    const fixed = inDir(latin1, `$LW replace F --old café --new cafe --encoding latin1`);
+    expect([fixed.status, fixed.F]).toEqual([0, 'cafe\\nna\\xefve\\n']);
+  });
+
   it('--dry-run --json is JSON Lines only, the diff a field; --expect guards it', () => {
     const r = inDir('a\r\nb\r\n', `$LW replace F --old b --new B --dry-run --json`);
     const records = r.raw.split('\n').filter(Boolean).map((l) => JSON.parse(l));

@@ -25,10 +25,10 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** Starts `linewise mcp ...args` in `cwd` and connects the SDK's client to it. */
-export async function connect(args: string[], cwd: string, capabilities: ConstructorParameters<typeof Client>[1] = {}): Promise<Session> {
+/** Starts `linewise mcp ...args` in `cwd` (with `env` added to the environment) and connects the SDK's client to it. */
+export async function connect(args: string[], cwd: string, capabilities: ConstructorParameters<typeof Client>[1] = {}, env: Record<string, string> = {}): Promise<Session> {
   const client = new Client({ name: 'linewise-tests', version: '0' }, capabilities);
-  const transport = new StdioClientTransport({ command: isJs ? process.execPath : BIN, args: isJs ? [BIN, 'mcp', ...args] : ['mcp', ...args], cwd, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1' } as Record<string, string> });
+  const transport = new StdioClientTransport({ command: isJs ? process.execPath : BIN, args: isJs ? [BIN, 'mcp', ...args] : ['mcp', ...args], cwd, stderr: 'pipe', env: { ...process.env, NO_COLOR: '1', ...env } as Record<string, string> });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   await client.connect(transport);

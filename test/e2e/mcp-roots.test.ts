@@ -102,12 +102,29 @@ describe('linewise mcp: concurrency', () => {
 
   it('stops a search the client cancels (notifications/cancelled) and answers the next call', async () => {
     // Each line costs the pattern some backtracking: the whole file takes seconds, one block of it little.
-    writeTree(root, { 'slow/slow.txt': `${'a'.repeat(18)}\n`.repeat(300_000) });
+    // (Each line holds a "b", the literal the pattern needs, or grep would rule every line out unseen.)
+    writeTree(root, { 'slow/slow.txt': `${'a'.repeat(18)}c b\n`.repeat(300_000) });
     const controller = new AbortController();
     const long = s.call('grep', { pattern: '^(a|aa)*b', paths: ['slow'] }, { signal: controller.signal });
     setTimeout(() => controller.abort('enough'), 200);
     await expect(long).rejects.toThrow();
     while (!s.stderr().includes('linewise: mcp: grep: cancelled by the client; stopped')) await new Promise((r) => setTimeout(r, 20));
+    expect((await s.call('read_lines', { path: 'in.txt', start: 1 })).texts[0]).toBe('1\tinside\r\n');
+  }, 60_000);
+
+  it('stops a search the client cancels while the pattern is inside one long block of lines, before its own timeout fires', async () => {
+    // Each line costs this pattern milliseconds of backtracking: 128 KiB of such lines (the CLI's
+    // block) take longer than the 10 s timeout, the server's 8 KiB block a fraction of it. A
+    // cancel heard only after the block would be beaten by the timeout, which ends the search
+    // without the cancel's message.
+    writeTree(root, { 'slower/slow.txt': `${'a'.repeat(27)}\n`.repeat(5000) });
+    const before = s.stderr().split('cancelled by the client').length;
+    const controller = new AbortController();
+    const long = s.call('grep', { pattern: '^(a|aa)*b', paths: ['slower'] }, { signal: controller.signal });
+    controller.abort('enough');
+    await expect(long).rejects.toThrow();
+    while (s.stderr().split('cancelled by the client').length === before) await new Promise((r) => setTimeout(r, 20));
+    expect(s.stderr()).toContain('linewise: mcp: grep: cancelled by the client; stopped');
     expect((await s.call('read_lines', { path: 'in.txt', start: 1 })).texts[0]).toBe('1\tinside\r\n');
   }, 60_000);
 });

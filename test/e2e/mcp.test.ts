@@ -164,6 +164,16 @@ describe('linewise mcp: the tools', () => {
     expect(esc(bytes(`${dir}/no-final-newline.txt`))).toBe('first\\nlast');
     await s.call('replace_text', { path: `${dir}/bom-utf8.txt`, old: 'hello\nworld', new: 'HELLO\nWORLD' });
     expect(esc(bytes(`${dir}/bom-utf8.txt`))).toBe('\\xef\\xbb\\xbfHELLO\\r\\nWORLD\\r\\n');
+    // text copied from a latin1 line read without its encoding (U+FFFD for the byte): the encoding is named
+    const shown = (await s.call('read_lines', { path: `${dir}/latin1.txt`, start: 1, end: 1 })).texts[0]!;
+    expect(shown).toBe('1\tcaf\uFFFD\n');
+    const copied = await s.call('replace_text', { path: `${dir}/latin1.txt`, old: shown.slice(2, -1), new: 'cafe' });
+    expect(copied).toMatchObject({ isError: true, status: 3, error: { code: 'not-found' } });
+    expect(copied.texts[0]!.split('\n')[0]).toBe(
+      `linewise: ${dir}/latin1.txt: the old text is not in the file, but line 1 differs from it only in bytes that are not UTF-8 (they read as U+FFFD, so text copied from them cannot match): the file is in another encoding; give it (pass it as the encoding argument, for example encoding: "latin1") (1 line shown below); nothing was written`,
+    );
+    expect(copied.texts[1]).toBe('1\tcaf\uFFFD\n'); // the line, as read_lines showed it
+    expect(esc(bytes(`${dir}/latin1.txt`))).toBe('caf\\xe9\\nNA\\xcfVE\\n');
     const before = bytes(`${dir}/bom-utf8.txt`);
     const missing = await s.call('replace_text', { path: `${dir}/bom-utf8.txt`, old: 'hello', new: 'x' });
     expect(missing).toMatchObject({ isError: true, status: 3 });

@@ -58,12 +58,12 @@ describe('the npm package', () => {
   it('holds only what users need: bin, the bundle, types, README, LICENSE, CHANGELOG', () => {
     const allowed = [
       /^package\/(package\.json|README\.md|LICENSE|CHANGELOG\.md)$/,
-      /^package\/bin\/linewise\.js$/,
-      /^package\/dist\/[\w-]+\.js$/,
+      /^package\/bin\/(linewise\.js|package\.json)$/,
+      /^package\/dist\/[\w-]+\.c?js$/,
       /^package\/dist\/types\/([\w-]+\/)*[\w-]+\.d\.ts$/,
     ];
     for (const f of files) expect(allowed.some((re) => re.test(f)), f).toBe(true);
-    for (const must of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/linewise.js', 'dist/cli.js', 'dist/index.js', 'dist/types/index.d.ts']) {
+    for (const must of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/linewise.js', 'bin/package.json', 'dist/cli.cjs', 'dist/index.js', 'dist/types/index.d.ts']) {
       expect(files).toContain(`package/${must}`);
     }
   });

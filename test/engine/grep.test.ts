@@ -2,7 +2,7 @@
 // with the CLI's --json records and rows on the byte-exact fixtures, encodings included.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Exit, grep, type GrepLine, type GrepOptions, LinewiseError } from '../../src/index.js';
-import { esc, fixture, FIXTURES, MARK, run, tempDir } from '../helpers.js';
+import { esc, fixture, FIXTURES, MARK, run, tempDir, writeTree } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -194,5 +194,18 @@ describe('grep', () => {
       expect([e.exitCode, `linewise: ${e.path === undefined ? '' : `${e.path}: `}${e.message}\n`], String(pattern)).toEqual([cli.status, cli.stderr]);
     }
     await expect(grep('a', 'fixtures/crlf.txt', { maxCount: 0 })).rejects.toThrow(/maxCount must be at least 1, not 0/);
+  });
+});
+
+describe('grep confined (a server passes its roots as `confine`)', () => {
+  it('checks every file as opened, also when asked for worker threads (which then are not used)', async () => {
+    const dir = writeTree(tmp.file('confined'), { 'a.txt': 'needle\n', 'b.txt': 'needle\n', 'sub/c.txt': 'needle\n' });
+    const refuse = (name: string) => new LinewiseError('outside-roots', 'refused as opened', name);
+    for (const threads of [1, 2]) {
+      const r = await grep('needle', [dir], { confine: { allows: () => false, refuse }, threads });
+      expect([r.lines.length, r.errors.map((e) => e.code)], `threads ${threads}`).toEqual([0, ['outside-roots', 'outside-roots', 'outside-roots']]);
+      const allowed = await grep('needle', [dir], { confine: { allows: () => true, refuse }, threads });
+      expect(allowed.lines.map((l) => l.text)).toEqual(['needle', 'needle', 'needle']);
+    }
   });
 });

@@ -1,9 +1,12 @@
 // The file cache: contents and "no line selected" served only while a file's key (device, inode,
 // size, times) is unchanged; a file rewritten in place with its size and mtime kept is still
-// seen as changed (its ctime moves); contents past the cap are read from disk.
+// seen as changed (its ctime moves); contents past the cap are read from disk; everything kept is
+// charged to the budget; a file read into memory is checked by its descriptor first.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LinewiseError } from '../../src/core/errors.js';
+import { CacheBudget } from '../../src/io/cache-budget.js';
 import { FileCache, MAX_CACHED_FILE } from '../../src/io/file-cache.js';
 import type { Input } from '../../src/io/input.js';
 import { tempDir } from '../helpers.js';
@@ -29,7 +32,7 @@ function sneakyWrite(f: string, bytes: string): void {
 describe('FileCache', () => {
   it('serves an unchanged file from memory and a changed one afresh, even with its size and mtime kept', () => {
     const f = tmp.file('a.txt', 'alpha\r\n');
-    const c = new FileCache(1 << 20, 100, 0);
+    const c = new FileCache(new CacheBudget(1 << 20), 0);
     expect(readAll(c.open(f, 'a.txt'))).toBe('alpha\r\n');
     expect(readAll(c.open(f, 'a.txt'))).toBe('alpha\r\n');
     expect([c.misses, c.hits]).toEqual([1, 1]);
@@ -43,7 +46,7 @@ describe('FileCache', () => {
 
   it('remembers a search that selected nothing only for the contents it searched', () => {
     const f = tmp.file('b.txt', 'nothing here\n');
-    const c = new FileCache(1 << 20, 100, 0);
+    const c = new FileCache(new CacheBudget(1 << 20), 0);
     let key;
     c.open(f, 'b.txt', (k) => (key = k));
     c.selectedNone(f, 'search', key!);
@@ -55,7 +58,7 @@ describe('FileCache', () => {
 
   it('keeps nothing about a file changed a moment ago (its times may not move again)', () => {
     const f = tmp.file('c.txt', 'fresh\n');
-    const c = new FileCache(1 << 20, 100); // the real RACY_MS: the file was just written
+    const c = new FileCache(new CacheBudget(1 << 20)); // the real RACY_MS: the file was just written
     let key;
     expect(c.open(f, 'c.txt', (k) => (key = k))).toBeUndefined(); // the caller reads it from disk
     c.selectedNone(f, 'x', key!);
@@ -63,19 +66,43 @@ describe('FileCache', () => {
     expect(c.held).toBe(0);
   });
 
-  it('holds at most its cap of contents; a larger file, or one past the cap, is read from disk', () => {
-    const c = new FileCache(10, 100, 0);
-    const small = tmp.file('small.txt', '12345678\n');
-    const more = tmp.file('more.txt', '12345678\n');
+  it('holds at most its share of the budget in contents; a larger file, or one past it, is read from disk', () => {
+    const budget = new CacheBudget(64 << 10); // 40 KiB for contents
+    const c = new FileCache(budget, 0);
+    const small = tmp.file('small.txt', 'x'.repeat(24 << 10));
+    const more = tmp.file('more.txt', 'y'.repeat(24 << 10));
     const big = tmp.file('big.txt', Buffer.alloc(MAX_CACHED_FILE + 1, 0x61));
-    expect(readAll(c.open(small, 'small.txt'))).toBe('12345678\n');
-    expect(c.held).toBe(9);
+    expect(readAll(c.open(small, 'small.txt'))).toBe('x'.repeat(24 << 10));
+    const held = c.held;
+    expect(held).toBeGreaterThan(24 << 10); // the bytes and what their Buffer costs
     let key;
     expect(c.open(more, 'more.txt', (k) => (key = k))).toBeUndefined(); // no room: the caller opens it
-    expect(key).toMatchObject({ size: 9 });
+    expect(key).toMatchObject({ size: 24 << 10 });
     expect(c.open(big, 'big.txt')).toBeUndefined();
-    expect(c.held).toBe(9);
+    expect(c.held).toBe(held);
     expect(c.open(path.join(tmp.dir, 'missing.txt'), 'missing.txt')).toBeUndefined();
     expect(c.open(tmp.dir, 'dir')).toBeUndefined();
+    // what it knows of the files counts too, within its share; contents and files make the total
+    expect(budget.of('files')).toBeGreaterThan(0);
+    expect(budget.total).toBe(budget.of('files') + budget.of('contents'));
+    expect(budget.of('contents')).toBeLessThanOrEqual(budget.limit('contents'));
+  });
+
+  it('remembers no more files than its share; the least recently used give way', () => {
+    const budget = new CacheBudget(64 << 10); // 8 KiB for files: a score of entries
+    const c = new FileCache(budget, 0);
+    for (let i = 0; i < 200; i++) c.look(tmp.file(`many${i}.txt`, 'x\n'), 's');
+    expect(budget.of('files')).toBeLessThanOrEqual(budget.limit('files'));
+    expect(budget.of('files')).toBeGreaterThan(budget.limit('files') / 2);
+  });
+
+  it('checks a file it reads into memory by its descriptor: a refusal reaches the caller', () => {
+    const f = tmp.file('confined.txt', 'c\n');
+    const refused = new LinewiseError('outside-roots', 'refused');
+    const c = new FileCache(new CacheBudget(1 << 20), 0, { allows: () => false, refuse: () => refused });
+    expect(() => c.open(f, 'confined.txt')).toThrow(refused);
+    expect(c.held).toBe(0);
+    const ok = new FileCache(new CacheBudget(1 << 20), 0, { allows: (real) => real === fs.realpathSync(f), refuse: () => refused });
+    expect(readAll(ok.open(f, 'confined.txt'))).toBe('c\n');
   });
 });

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CacheBudget } from '../../src/io/cache-budget.js';
 import { WalkCache } from '../../src/io/walk-cache.js';
 import { tempDir, writeTree } from '../helpers.js';
 
@@ -14,7 +15,7 @@ const names = (items: readonly object[]) => items.map((i) => ('display' in i ? i
 describe('WalkCache', () => {
   it('walks again after any change a walk would see, and not otherwise', async () => {
     const root = writeTree(path.join(tmp.dir, 't'), { 'a.txt': 'a\n', 'deep/er/b.txt': 'b\n', 'empty/.keep': '', '.gitignore': 'ignored/\n', 'ignored/x.txt': 'x\n' });
-    const w = new WalkCache(0);
+    const w = new WalkCache(new CacheBudget(1 << 30), 0);
     expect(names(await w.walk(root, 't', o))).toEqual(['t/a.txt', 't/deep/er/b.txt']);
     expect(names(await w.walk(root, 't', o))).toEqual(['t/a.txt', 't/deep/er/b.txt']);
     expect(w.hits).toBe(1);
@@ -35,7 +36,7 @@ describe('WalkCache', () => {
 
   it('keeps no walk of a tree changed a moment ago', async () => {
     const root = writeTree(path.join(tmp.dir, 'new'), { 'a.txt': 'a\n' });
-    const w = new WalkCache(); // the real RACY_MS: the tree was just written
+    const w = new WalkCache(new CacheBudget(1 << 30)); // the real RACY_MS: the tree was just written
     await w.walk(root, undefined, o);
     await w.walk(root, undefined, o);
     expect(w.hits).toBe(0);
