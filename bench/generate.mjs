@@ -1,5 +1,6 @@
 // Generates the benchmark's data: LF and CRLF logs of a chosen size, a small file, a file that
-// is one 100 MiB line, and a source tree of 4,000 files. Deterministic (seeded).
+// is one 100 MiB line, a source tree of 4,000 files, and a file with rows for each of its lines.
+// Deterministic (seeded).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -48,6 +49,26 @@ export function makeLongLine(file, bytes) {
   for (let left = bytes; left > 0; left -= block.length) fs.writeSync(fd, block, 0, Math.min(left, block.length));
   fs.writeSync(fd, '\n');
   fs.closeSync(fd);
+}
+
+/**
+ * A file of `count` short lines (`line N`) and, beside it, rows that replace every one of them
+ * (`N<TAB>edited N`), as readlines prints them and an agent feeds them back: the rows memory case.
+ */
+export function makeRows(target, rows, count) {
+  if (fs.existsSync(rows) && fs.existsSync(target)) return;
+  const write = (file, line) => {
+    const fd = fs.openSync(`${file}.part`, 'w');
+    for (let from = 1; from <= count; from += 100000) {
+      const part = [];
+      for (let n = from; n < from + 100000 && n <= count; n++) part.push(line(n));
+      fs.writeSync(fd, part.join(''));
+    }
+    fs.closeSync(fd);
+    fs.renameSync(`${file}.part`, file);
+  };
+  write(target, (n) => `line ${n}\n`);
+  write(rows, (n) => `${n}\tedited ${n}\n`);
 }
 
 /** What makeTree writes into `.done`: a tree made by an older version (other sizes) is rebuilt. */

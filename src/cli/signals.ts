@@ -1,10 +1,16 @@
-// Process signals for commands that write: SIGINT, SIGTERM and SIGHUP become an AbortSignal the
-// engine honours (it removes its temporary files and stops), then the process dies by that signal.
+// Process signals for commands that write: SIGINT, SIGTERM, SIGHUP and SIGQUIT become an
+// AbortSignal the engine honours (it removes its temporary files and its prepared lock, and
+// stops), then the process dies by that signal.
 
 import { discardLiveTempFiles } from '../io/temp-file.js';
 import { releaseAllLocks } from '../io/lock.js';
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/**
+ * The signals a user or a supervisor sends to stop a program, all of which would otherwise end
+ * it on the spot with its temporary file or prepared lock directory left behind. SIGQUIT (Ctrl-\)
+ * too: its default is to end with a core dump, which linewise still does, once clean.
+ */
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 
 /**
  * Runs `work` with an AbortSignal that fires (its reason the signal's name) when the process is

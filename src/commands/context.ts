@@ -9,7 +9,7 @@ import type { Io } from '../io/streams.js';
  */
 export interface Context extends Printing {
   io: Io;
-  /** fires when the process is asked to stop (SIGINT, SIGTERM, SIGHUP), for commands that write */
+  /** fires when the process is asked to stop (SIGINT, SIGTERM, SIGHUP, SIGQUIT), for commands that write */
   signal?: AbortSignal;
 }
 

@@ -4,7 +4,7 @@
 // lines of a stale edit).
 
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
-import { parseRows } from '../core/parse-rows.js';
+import { parseRowTable } from '../core/parse-rows.js';
 import { parseCount } from '../core/ranges.js';
 import { type EditRunOptions, replace as replaceRange, replaceParsedRows, type ReplaceResult } from '../engine/edit.js';
 import type { EolMode } from '../core/eol.js';
@@ -65,7 +65,7 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     throw usage('--relocate follows the lines read: give --expect OLDROWS, or anchored --rows');
   }
   if (o.receipt && o.dryRun) throw usage('--receipt shows the lines after a write, and --dry-run writes nothing (its diff shows the change)');
-  const expectRows = o.expect === undefined ? [] : parseRows(readOptionInput(ctx.io, o.expect, '--expect'), o.expect, { nul: o.null === true });
+  const expectRows = o.expect === undefined ? [] : parseRowTable(readOptionInput(ctx.io, o.expect, '--expect'), o.expect, { nul: o.null === true });
   const options: EditRunOptions = {
     eol: o.eol,
     dryRun: o.dryRun,
@@ -74,6 +74,7 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     expectRows,
     expectSource: '--expect',
     staleShown: 'on stdout',
+    reportEdits: o.json === true,
     receipt: o.receipt,
     relocate: o.relocate,
     cwd: ctx.io.cwd,
@@ -110,7 +111,7 @@ async function run(ctx: Context, file: string | undefined, startArg: string | un
     if (startArg !== undefined) throw usage('--rows takes no START or END: each row names its line');
     if (o.text !== undefined || o.from !== undefined || o.delete) throw usage('--rows brings its own text; --text, --from and --delete apply to a range');
     const source = o.rows === true ? '-' : o.rows;
-    const rows = parseRows(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source, { nul: o.null === true });
+    const rows = parseRowTable(readOptionInput(ctx.io, source, '--rows'), source === '-' ? '<stdin>' : source, { nul: o.null === true });
     if (rows.length === 0) ctx.warn('no rows to apply; nothing written');
     return replaceParsedRows(rows, { ...options, ...(file !== undefined ? { path: file } : {}) });
   }

@@ -27,7 +27,8 @@ export class BlockLocator {
     // One expectation per line (the patcher has refused two different ones for a line).
     this.expect = [...new Map([...expect].sort((a, b) => a.line - b.line).map((e) => [e.line, e])).values()];
     // An anchor says nothing of its line's length: any line that can be held may match it.
-    this.maxLine = Math.max(...this.expect.map((e) => (e.bytes === undefined ? MAX_LINE_BYTES : e.bytes.length + 2)));
+    // (a loop, not Math.max(...): spreading a long list of lines overflows the stack)
+    this.maxLine = this.expect.reduce((m, e) => Math.max(m, e.bytes === undefined ? MAX_LINE_BYTES : e.bytes.length + 2), 0);
   }
 
   /** Line `n` of the file (terminator included), or undefined when it is longer than {@link maxLine}. */

@@ -33,19 +33,39 @@ export interface Expectation {
   origin: string;
 }
 
-/** Rows fed back as edits: each row replaces its own line with exactly one line. */
+/**
+ * Edits or expectations in file order, read by index: a sorted array will do, or the rows of a
+ * file kept compactly (core/plan-rows.ts), made objects one at a time. `at` gives undefined past
+ * the end, and for an index that holds none (a row without an anchor, read as an expectation).
+ */
+export interface Sorted<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
+/** A row fed back as an edit: it replaces its own line with exactly one line. */
+export function rowEdit(r: Row, shift = 0): Edit {
+  return { start: r.line + shift, end: r.line + shift, lines: [r.bytes], origin: `row ${r.rowNumber}`, row: true };
+}
+
+/** A row as it was read, as an expectation: its line's text without its terminator. */
+export function rowExpectation(r: Row, origin = 'expected row', shift = 0): Expectation {
+  return { line: r.line + shift, bytes: r.bytes, origin: `${origin} ${r.rowNumber}` };
+}
+
+/** The anchor of an anchored row fed back as an edit: it guards the line its row replaces. */
+export function rowAnchor(r: Row, shift = 0): Expectation | undefined {
+  return r.anchor === undefined ? undefined : { line: r.line + shift, anchor: r.anchor, origin: `row ${r.rowNumber}` };
+}
+
+/** Rows fed back as edits (see rowEdit). */
 export function rowEdits(rows: readonly Row[]): Edit[] {
-  return rows.map((r) => ({ start: r.line, end: r.line, lines: [r.bytes], origin: `row ${r.rowNumber}`, row: true }));
+  return rows.map((r) => rowEdit(r));
 }
 
-/** Rows as they were read, as expectations: each line's text without its terminator. */
+/** Rows as they were read, as expectations (see rowExpectation). */
 export function rowExpectations(rows: readonly Row[], origin = 'expected row'): Expectation[] {
-  return rows.map((r) => ({ line: r.line, bytes: r.bytes, origin: `${origin} ${r.rowNumber}` }));
-}
-
-/** The anchors of anchored rows fed back as edits: each guards the line its row replaces. */
-export function rowAnchors(rows: readonly Row[]): Expectation[] {
-  return rows.flatMap((r) => (r.anchor === undefined ? [] : [{ line: r.line, anchor: r.anchor, origin: `row ${r.rowNumber}` }]));
+  return rows.map((r) => rowExpectation(r, origin));
 }
 
 /**

@@ -2,54 +2,22 @@
 // must be) or `<path>\0<n>\t...` (--null), each `<n>` maybe `<n>#anchor`, parsed for
 // `replace --rows`; the readers' decorations skipped, anything else refused rather than guessed.
 
+import { countLF } from './newlines.js';
 import { LinewiseError } from './errors.js';
-import { MAX_ROWS } from './limits.js';
 import { needsQuoting, pathFromBytes, quoteRowPath, unquotePath } from './path-names.js';
+import { altPathRow, type AltReading, type Row, RowTable } from './row-table.js';
 import { CUT_MARK, NO_NEWLINE_MARK, parseLineField } from './row-fields.js';
 
 export { CUT_MARK } from './row-fields.js';
+export type { AltReading, Row, RowSet } from './row-table.js';
+export { ArrayRows, RowTable } from './row-table.js';
 
 /** The separator grep prints between groups of context. */
 export const GROUP_SEPARATOR = '--';
 
-/**
- * Another reading of a row's bytes, as a row for `path`. Which one applies is decided where the
- * files are known (engine/plans.ts): the one that names a file, and when both do, neither.
- */
-export interface AltReading {
-  path: string;
-  line: number;
-  bytes: Buffer;
-  anchor?: string;
-  /** why the row reads two ways, for the message */
-  why: string;
-  /** taking this reading gives back the bytes of the row before it (the marker was a path's start) */
-  restore?: { row: Row; bytes: Buffer };
-}
-
-/** One row parsed back: which line of which file, and the new bytes (terminator included, if any). */
-export interface Row {
-  /** the path the row carried, or undefined for a plain `<n>\t` row */
-  path: string | undefined;
-  line: number;
-  /**
-   * The line's bytes as the row gives them, terminator included when present. After a
-   * `\ No newline at end of file` marker, without the "\n" that separated the row from it.
-   */
-  bytes: Buffer;
-  /** 1-based number of the row in the rows input, for messages */
-  rowNumber: number;
-  /** the anchor of an anchored row (`<n>#<anchor>`): lowercase hex, a prefix of the line's hash */
-  anchor?: string;
-  /** other readings of the same bytes, as rows for other paths (see {@link AltReading}) */
-  alts?: AltReading[];
-}
-
 export interface ParseRowsOptions {
   /** rows as `grep -0` prints them: every row starts with a path ended by a NUL */
   nul?: boolean;
-  /** the most rows taken (default MAX_ROWS); one more is refused */
-  maxRows?: number;
 }
 
 const TAB = 9;
@@ -62,36 +30,42 @@ const QUOTE = 0x22;
  * Parses rows as the readers print them. Skips page's footer (and the blank line before it) and
  * grep's `--` separator; takes the no-newline marker as "the row before has no terminator";
  * refuses a row marked as cut and anything else that is not a row. `source` names the rows
- * input in messages.
+ * input in messages. The rows as objects: {@link parseRowTable} keeps millions of them compactly.
  */
 export function parseRows(input: Buffer, source: string, options: ParseRowsOptions = {}): Row[] {
+  return parseRowTable(input, source, options).rows();
+}
+
+/** {@link parseRows} into a {@link RowTable}: the input and a few bytes a row. */
+export function parseRowTable(input: Buffer, source: string, options: ParseRowsOptions = {}): RowTable {
   const nul = options.nul === true;
-  const maxRows = options.maxRows ?? MAX_ROWS;
   if (input.includes(CR) && !input.includes(LF)) {
     throw rowError(source, 1, 'the rows end in lone carriage returns (no line feed anywhere), which cannot be told from a "\\r" inside a line; convert them to "\\n" endings');
   }
-  const rows: Row[] = [];
   let at = 0;
-  let rowNumber = 0;
-  /** the row just read, which a marker may follow */
-  let last: Row | undefined;
-  /** under --null: decoration lines just skipped, which could also be the start of the next path */
-  let skipped: { line: Buffer; restore?: { row: Row; bytes: Buffer } }[] = [];
   // A UTF-8 BOM at the very start (an editor saved the rows file) is not part of the first row.
   // Never under --null: there the first bytes are a path, which may begin with U+FEFF.
   if (!nul && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) at = 3;
+  // Every row holds a "\n" but perhaps the last: the columns never need to grow.
+  const rows = new RowTable(input, countLF(input, 0, input.length) + 1, at);
+  let rowNumber = 0;
+  /** the row just read, which a marker may follow */
+  let last: number | undefined;
+  /** under --null: decoration lines just skipped, which could also be the start of the next path */
+  let skipped: { line: Buffer; restore?: { index: number } }[] = [];
   while (at < input.length) {
     rowNumber++;
     const nl = input.indexOf(LF, at);
     const end = nl === -1 ? input.length : nl + 1;
-    const text = decorationText(input.subarray(at, end));
+    const text = mayBeDecoration(input[at]!) ? decorationText(input.subarray(at, end)) : undefined;
     // Under --null a path may begin like a decoration: where none can stand (a marker after no
     // row, a separator before the first row), those bytes start a path.
     const asPath = nul && (text === NO_NEWLINE_MARK ? last === undefined : text === GROUP_SEPARATOR && rows.length === 0);
     if (text === NO_NEWLINE_MARK && !asPath) {
       if (last === undefined) throw rowError(source, rowNumber, `"${NO_NEWLINE_MARK}" follows no row`);
-      if (nul) skipped.push({ line: input.subarray(at, end), restore: { row: last, bytes: last.bytes } });
-      last.bytes = withoutSeparator(last.bytes, input.subarray(at, end));
+      if (nul) skipped.push({ line: input.subarray(at, end), restore: { index: last } });
+      rows.setStrip(last, separatorLength(rows.row(last).bytes, input.subarray(at, end)));
+      rows.gap();
       last = undefined;
       at = end;
       continue;
@@ -99,17 +73,19 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
     if ((text === GROUP_SEPARATOR && !asPath) || (!nul && (isFooter(text) || (text === '' && isFooter(decorationText(nextLine(input, end))))))) {
       last = undefined;
       if (nul) skipped.push({ line: input.subarray(at, end) });
+      rows.gap();
       at = end;
       continue;
     }
     const parsed = nul ? nulRow(input, at, source, rowNumber) : { row: textRow(input.subarray(at, end), source, rowNumber), end };
     // An empty --null path is a row only when the lines skipped before it may start its path.
     if (nul && parsed.row.path === '' && skipped.length === 0) throw rowError(source, rowNumber, EMPTY_PATH);
+    let alts: AltReading[] | undefined;
     if (skipped.length > 0) {
       // The lines skipped could be the first lines of this row's path (a path may hold "\n" here).
       const { row } = parsed;
       const tail = pathBytesOf(input, at);
-      row.alts = skipped.map((d, i) => ({
+      alts = skipped.map((d, i) => ({
         path: pathFromBytes(Buffer.concat([...skipped.slice(i).map((x) => x.line), tail])),
         line: row.line,
         bytes: row.bytes,
@@ -119,11 +95,7 @@ export function parseRows(input: Buffer, source: string, options: ParseRowsOptio
       }));
     }
     skipped = [];
-    if (rows.length === maxRows) {
-      throw new LinewiseError('too-large', `more than ${maxRows.toLocaleString('en-US')} rows, more than one call holds; split the rows into several calls (each call is all or nothing)`, source);
-    }
-    rows.push(parsed.row);
-    last = parsed.row;
+    last = rows.add(parsed.row, alts);
     at = parsed.end;
   }
   return rows;
@@ -141,12 +113,12 @@ function nextLine(input: Buffer, at: number): Buffer {
   return input.subarray(at, nl === -1 ? input.length : nl + 1);
 }
 
-/** A row's bytes without the line ending that separated it from the marker after it. */
-function withoutSeparator(row: Buffer, marker: Buffer): Buffer {
+/** How many bytes at the end of a row were the line ending that separated it from the marker after it. */
+function separatorLength(row: Buffer, marker: Buffer): number {
   // Rows whose endings were all turned into CRLF (an editor, a Windows tool) have "\r\n" there.
   const crlf = marker.length >= 2 && marker[marker.length - 2] === CR && marker[marker.length - 1] === LF;
-  if (crlf && row.length >= 2 && row[row.length - 2] === CR && row[row.length - 1] === LF) return row.subarray(0, -2);
-  return row[row.length - 1] === LF ? row.subarray(0, -1) : row;
+  if (crlf && row.length >= 2 && row[row.length - 2] === CR && row[row.length - 1] === LF) return 2;
+  return row[row.length - 1] === LF ? 1 : 0;
 }
 
 /**
@@ -162,8 +134,13 @@ function withoutSeparator(row: Buffer, marker: Buffer): Buffer {
 const FOOTER =
   /^\[(?:Read \d+ (?:lines? \(lines \d+-\d+(?: of \d+ total)?\)[.;]|(?:of \d+ )?files?[.;]|rows?: |(?:of \d+ )?matching lines? \(in \d+(?: of \d+)? files?\)[.;])|Edited )[^\t]*\]$/;
 
-function isFooter(text: string): boolean {
-  return FOOTER.test(text);
+function isFooter(text: string | undefined): boolean {
+  return text !== undefined && FOOTER.test(text);
+}
+
+/** Decorations start with "-", "\\", "[", a colour's ESC, or end at once; most rows with a digit. */
+function mayBeDecoration(first: number): boolean {
+  return first === 0x2d || first === 0x5c || first === 0x5b || first === 0x1b || first === LF || first === CR;
 }
 
 /** A line's text as a decoration: without its line ending and without color (`--color always`). */
@@ -225,23 +202,6 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
   const path = pathFromBytes(first);
   if (needsQuoting(path)) throw bad(`the path ${quoteRowPath(path)} holds characters that rows print quoted: write it so, in double quotes`);
   return { path, ...lineAndText(row, tab + 1, bad), rowNumber };
-}
-
-/** `12\t3\t...` is line 12 with the text `3\t...`, and could be line 3 of a file named `12`. */
-function altPathRow(row: Buffer, tab: number, first: string): AltReading | undefined {
-  const tab2 = row.indexOf(TAB, tab + 1);
-  if (tab2 === -1) return undefined;
-  const f = parseLineField(row.toString('latin1', tab + 1, tab2));
-  if (f === undefined || 'bad' in f || f.cut) return undefined;
-  const line = Number(f.line);
-  if (!Number.isSafeInteger(line) || line < 1) return undefined;
-  return {
-    path: first,
-    line,
-    bytes: row.subarray(tab2 + 1),
-    ...(f.anchor !== undefined ? { anchor: f.anchor } : {}),
-    why: `it also reads as line ${line} of a file named ${first} (rows print such a name quoted: "${first}")`,
-  };
 }
 
 /** One --null row from `at`: `<path>\0<field>\t<text>`, the path running to the NUL whatever it holds. */

@@ -3,9 +3,11 @@
 // expectations (the stale-edit guard) are checked. Pure: Buffers in, bytes out through a callback.
 
 import { isUtf8 } from 'node:buffer';
-import { type Edit, type Expectation, expectationHolds, isInsert, planEdits } from './edit-plan.js';
+import { type Edit, type Expectation, expectationHolds, isInsert, planEdits, type Sorted } from './edit-plan.js';
+import { type EditResult, EditResults } from './edit-results.js';
 import { type EolMode, type ReplacedEndings, renderLine, replacementEnding } from './eol.js';
 import { LinewiseError } from './errors.js';
+import { ExpectStream } from './expect-stream.js';
 import { MAX_LINE_BYTES } from './limits.js';
 import { LineGatherer } from './pieces.js';
 import { pastEnd } from './ranges.js';
@@ -32,17 +34,7 @@ export interface Undecoded {
   text: Buffer;
 }
 
-/** What one edit did, for `--json` and `--dry-run`. */
-export interface EditResult {
-  edit: Edit;
-  /** lines removed and added */
-  removed: number;
-  added: number;
-  /** the bytes written in place of the old lines */
-  output: Buffer;
-  /** the bytes differ from the old lines */
-  changed: boolean;
-}
+export type { EditResult } from './edit-results.js';
 
 /** The outcome of a patch. */
 export interface PatchResult {
@@ -51,14 +43,16 @@ export interface PatchResult {
   linesAfter: number;
   /** some byte of the output differs from the input */
   changed: boolean;
-  edits: EditResult[];
+  /** what each edit did (its bytes only with `context`: a diff or a receipt shows them) */
+  edits: EditResults;
   /** expectations that did not hold (then the output must be thrown away) */
   mismatches: Mismatch[];
-  /** with `checkDecoding`: rows whose UTF-8 text replaces a line that is not UTF-8 */
+  /** with `checkDecoding`: the first row whose UTF-8 text replaces a line that is not UTF-8 */
   undecoded: Undecoded[];
   /**
-   * With `checkDecoding`: rows whose text is UTF-8 beyond ASCII for a line that is ASCII, where
-   * nothing in the line tells whether the file is UTF-8 (the caller looks at the whole file).
+   * With `checkDecoding`: the first row whose text is UTF-8 beyond ASCII for a line that is
+   * ASCII, where nothing in the line tells whether the file is UTF-8 (the caller looks at the
+   * whole file). One is enough to tell; a list would grow with the rows.
    */
   intoAscii: { line: number; origin: string }[];
   /** old lines kept for a diff (see PatcherOptions.context), by line number */
@@ -69,6 +63,8 @@ export interface PatcherOptions {
   eol: EolMode;
   emit: Emit;
   expect?: readonly Expectation[];
+  /** more expectations, each source sorted by line (rows kept compactly: core/plan-rows.ts) */
+  expectSorted?: readonly Sorted<Expectation>[];
   /**
    * The terminator of line 1, when an insert goes before it: the patcher meets the insert
    * before line 1's end, so the caller looks ahead. Undefined: the file is empty or line 1 is
@@ -104,16 +100,18 @@ interface Active extends ReplacedEndings {
  * Applies planned edits while the file streams through, in one pass: call {@link piece} with
  * every piece the scanner hands on, then {@link finish}. Untouched lines go to `emit` verbatim
  * and without a copy; memory holds only the edits, the lines expected, and the lines of
- * the edit in progress that could still be unchanged.
+ * the edit in progress that could still be unchanged. Edits and expectations are read in line
+ * order by index, so they may be rows kept compactly (then a byte an edit is all that grows).
  */
 export class Patcher {
-  private readonly plan: Edit[];
+  private readonly plan: Sorted<Edit>;
   private readonly emit: Emit;
   private readonly mode: EolMode;
-  private readonly expect = new Map<number, Expectation>();
+  /** the expectations ahead, in line order */
+  private readonly expect: ExpectStream;
   private readonly context: number;
   private readonly maxLine: number;
-  private readonly results: EditResult[] = [];
+  private readonly results: EditResults;
   private readonly mismatches: Mismatch[] = [];
   private readonly undecoded: Undecoded[] = [];
   private readonly intoAscii: { line: number; origin: string }[] = [];
@@ -140,26 +138,22 @@ export class Patcher {
   private quietUntil = 1;
   /** the fast path has handed on part of a line */
   private partial = false;
-  /** the lines expected, sorted, and the index of the next one ahead */
-  private expectLines: number[] = [];
-  private expectAt = 0;
 
-  constructor(plan: readonly Edit[], private readonly opts: PatcherOptions) {
-    this.plan = planEdits(plan);
+  /** `plan`: edits as given (an array: sorted and checked here), or already planned (sorted and checked). */
+  constructor(plan: readonly Edit[] | Sorted<Edit>, private readonly opts: PatcherOptions) {
+    this.plan = Array.isArray(plan) ? planEdits(plan) : plan;
     this.emit = opts.emit;
     this.mode = opts.eol;
     this.context = opts.context ?? 0;
     this.maxLine = opts.maxLine ?? MAX_LINE_BYTES;
+    this.results = new EditResults(this.plan, this.context > 0);
     this.gatherer = new LineGatherer(this.maxLine, () => new LinewiseError('line-too-long', `line ${this.line} is longer than ${this.maxLine} bytes, too long to compare or show`));
-    for (const x of opts.expect ?? []) {
-      const seen = this.expect.get(x.line);
-      if (seen && !this.agree(seen, x)) {
-        throw new LinewiseError('conflict', `${seen.origin} and ${x.origin} expect different text for line ${x.line}`);
-      }
-      // One check per line suffices when they agree: the text itself, else the longest anchor.
-      if (!seen || (seen.bytes === undefined && (x.bytes !== undefined || x.anchor!.length > seen.anchor!.length))) this.expect.set(x.line, x);
-    }
-    this.expectLines = [...this.expect.keys()].sort((a, b) => a - b);
+    const sources = [[...(opts.expect ?? [])].sort((a, b) => a.line - b.line), ...(opts.expectSorted ?? [])];
+    const agree = (a: Expectation, b: Expectation) => this.agree(a, b);
+    // Expectations that cannot all hold are refused before the file is read. One check per line
+    // suffices when they agree: the text itself, else the longest anchor (ExpectStream.take).
+    ExpectStream.check(sources, agree);
+    this.expect = new ExpectStream(sources, agree);
     this.quietUntil = this.quietFrom(1);
   }
 
@@ -205,7 +199,7 @@ export class Patcher {
     const n = this.line;
     // Inserts before this line come first.
     let e: Edit | undefined;
-    while ((e = this.plan[this.next]) !== undefined && e.start === n && isInsert(e)) {
+    while ((e = this.plan.at(this.next)) !== undefined && e.start === n && isInsert(e)) {
       this.applyInsert(e, n === 1 ? this.opts.firstLineEol || this.dominant() : this.prevEol!, false);
       this.next++;
     }
@@ -213,7 +207,7 @@ export class Patcher {
       this.active = { edit: e, index: this.next, eols: [], lastEol: '', beforeLastEol: '', removed: 0, old: [], oldLen: 0, oldOverflow: false, before: this.prevEol };
       this.next++;
     }
-    this.gathering = this.expect.has(n) || (this.context > 0 && this.nearEdit(n)) || this.suspectRow(n) !== undefined;
+    this.gathering = this.expect.peek() === n || (this.context > 0 && this.nearEdit(n)) || this.suspectRow(n) !== undefined;
   }
 
   /** With `checkDecoding`: the text of a row edit of line `n` that is UTF-8 beyond ASCII. */
@@ -232,13 +226,13 @@ export class Patcher {
     else if (eol === '\r\n') this.crlf++;
     if (this.gathering) {
       const whole = Buffer.from(this.gatherer.take()); // kept past the next line: a copy
-      const x = this.expect.get(n);
+      const x = this.expect.peek() === n ? this.expect.take() : undefined;
       if (x && !expectationHolds(x, whole, this.opts.anchorOf)) this.mismatches.push({ line: n, origin: x.origin, current: whole });
-      const suspect = this.suspectRow(n);
+      const suspect = this.undecoded.length === 0 ? this.suspectRow(n) : undefined;
       if (suspect) {
         const body = bodyOf(whole);
         if (!isUtf8(body)) this.undecoded.push({ line: n, origin: this.active!.edit.origin, current: whole, text: suspect });
-        else if (!body.some((c) => c >= 0x80)) this.intoAscii.push({ line: n, origin: this.active!.edit.origin });
+        else if (this.intoAscii.length === 0 && !body.some((c) => c >= 0x80)) this.intoAscii.push({ line: n, origin: this.active!.edit.origin });
       }
       if (this.context > 0) this.kept.set(n, whole);
       this.gathering = false;
@@ -287,11 +281,11 @@ export class Patcher {
   private quietFrom(n: number): number {
     if (this.active || (this.context > 0 && this.nearEdit(n))) return n;
     let q = Infinity;
-    const e = this.plan[this.next];
+    const e = this.plan.at(this.next);
     if (e !== undefined) q = e.start - this.context;
-    while (this.expectAt < this.expectLines.length && this.expectLines[this.expectAt]! < n) this.expectAt++;
-    const x = this.expectLines[this.expectAt];
-    if (x !== undefined && x < q) q = x;
+    this.expect.skipBefore(n);
+    const x = this.expect.peek();
+    if (x < q) q = x;
     return Math.max(q, n);
   }
 
@@ -318,7 +312,7 @@ export class Patcher {
     }
     const output = Buffer.concat(parts);
     const changed = a.oldOverflow || !output.equals(Buffer.concat(a.old, a.oldLen));
-    this.record(e, a.removed, k, output, changed);
+    this.record(a.removed, k, output, changed);
     this.active = undefined;
   }
 
@@ -332,12 +326,13 @@ export class Patcher {
     if (open) parts.push(renderLine(EMPTY, this.mode, style, false)[1]!);
     for (let j = 0; j < k; j++) parts.push(...renderLine(e.lines[j]!, this.mode, style, open && j === k - 1));
     const output = Buffer.concat(parts);
-    this.record(e, 0, k, output, output.length > 0);
+    this.record(0, k, output, output.length > 0);
   }
 
-  private record(edit: Edit, removed: number, added: number, output: Buffer, changed: boolean): void {
+  /** The plan's next edit did this (the results read the edit back from the plan). */
+  private record(removed: number, added: number, output: Buffer, changed: boolean): void {
     if (output.length > 0) this.out(output, 0, output.length, terminatorLength(output, 0, output.length) === 0);
-    this.results.push({ edit, removed, added, output, changed });
+    this.results.push(removed, added, output, changed);
     if (changed) this.changed = true;
   }
 
@@ -357,7 +352,7 @@ export class Patcher {
     const c = this.context;
     // Edits are few and sorted; the ones near n are around `next`.
     for (let i = Math.max(0, this.next - 2); i < this.plan.length; i++) {
-      const e = this.plan[i]!;
+      const e = this.plan.at(i)!;
       if (e.start - c > n) break;
       if (n >= e.start - c && n <= Math.max(e.end, e.start - 1) + c) return true;
     }
@@ -372,7 +367,9 @@ export class Patcher {
   finish(): PatchResult {
     if (this.inLine) throw new Error('Patcher.finish() inside a line: the scanner did not complete it');
     const count = this.line - 1;
-    for (const x of this.expect.values()) {
+    // every line up to `count` took its expectation as it went by: the rest are past the end
+    while (this.expect.peek() !== Infinity) {
+      const x = this.expect.take();
       if (x.line > count) this.mismatches.push({ line: x.line, origin: x.origin, current: undefined });
     }
     // A failed guard outranks a range past the end: the file is not the one that was read (it
@@ -380,7 +377,7 @@ export class Patcher {
     if (this.mismatches.length === 0) {
       if (this.active) throw pastEndError(this.active.edit, count);
       let e: Edit | undefined;
-      while ((e = this.plan[this.next]) !== undefined && e.start === count + 1 && isInsert(e)) {
+      while ((e = this.plan.at(this.next)) !== undefined && e.start === count + 1 && isInsert(e)) {
         const style = this.prevEol || this.dominant();
         this.applyInsert(e, style, true);
         this.next++;
@@ -388,10 +385,9 @@ export class Patcher {
       if (e !== undefined) throw pastEndError(e, count);
     }
     this.mismatches.sort((a, b) => a.line - b.line);
-    const delta = this.results.reduce((s, r) => s + r.added - r.removed, 0);
     return {
       linesBefore: count,
-      linesAfter: count + delta,
+      linesAfter: count + this.results.delta,
       changed: this.changed,
       edits: this.results,
       mismatches: this.mismatches,

@@ -59,16 +59,16 @@ function regions(result: PatchResult, context: number): ReceiptRegion[] {
   const list = result.edits;
   let delta = 0;
   for (let i = 0; i < list.length; ) {
-    const lo = Math.max(1, list[i]!.edit.start - context);
-    let hi = Math.min(count, last(list[i]!.edit) + context);
+    const lo = Math.max(1, list.at(i)!.edit.start - context);
+    let hi = Math.min(count, last(list.at(i)!.edit) + context);
     let j = i + 1;
-    while (j < list.length && list[j]!.edit.start - context <= hi + 1) hi = Math.min(count, Math.max(hi, last(list[j++]!.edit) + context));
+    while (j < list.length && list.at(j)!.edit.start - context <= hi + 1) hi = Math.min(count, Math.max(hi, last(list.at(j++)!.edit) + context));
     const parts: Buffer[] = [];
     let k = i;
     for (let n = lo; n <= hi; n++) {
       let replaced = false;
-      while (k < j && list[k]!.edit.start === n) {
-        const r = list[k++]!;
+      while (k < j && list.at(k)!.edit.start === n) {
+        const r = list.at(k++)!;
         parts.push(r.output);
         if (!isInsert(r.edit)) {
           n = r.edit.end;
@@ -78,9 +78,9 @@ function regions(result: PatchResult, context: number): ReceiptRegion[] {
       }
       if (!replaced) parts.push(result.kept.get(n) ?? Buffer.alloc(0));
     }
-    for (; k < j; k++) parts.push(list[k]!.output); // appended after the last line
+    for (; k < j; k++) parts.push(list.at(k)!.output); // appended after the last line
     out.push({ first: lo + delta, lines: splitLines(Buffer.concat(parts)) });
-    for (let m = i; m < j; m++) delta += list[m]!.added - list[m]!.removed;
+    for (let m = i; m < j; m++) delta += list.at(m)!.added - list.at(m)!.removed;
     i = j;
   }
   return out;

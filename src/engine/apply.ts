@@ -2,7 +2,7 @@
 // lines read elsewhere), and what changed returned as data: diffs, receipts, relocations.
 
 import { EOL_MODES } from '../core/eol.js';
-import type { Row } from '../core/parse-rows.js';
+import type { Row, RowTable } from '../core/parse-rows.js';
 import { RECEIPT_CONTEXT, type ReceiptEdit, receiptOf, type Shift } from '../core/receipt-regions.js';
 import { pinTarget, unpinTarget } from '../io/edit-target.js';
 import type { WriteFn } from '../io/temp-file.js';
@@ -62,11 +62,16 @@ export interface ReplaceOptions extends ReadOptions {
 /** Options of the CLI's calls beyond the library's. */
 export interface EditRunOptions extends ReplaceOptions {
   /** the expected rows as parsed (with what `expect` cannot say: another reading of a row); wins over `expect` */
-  expectRows?: readonly Row[];
+  expectRows?: readonly Row[] | RowTable;
   /** how messages name the expected rows' input */
   expectSource?: string;
   /** where the stale error says the current lines are */
   staleShown?: string;
+  /**
+   * Each file's `edits` list (default true). The CLI asks for it only when it prints it
+   * (`--json`): for a million rows it is a million objects.
+   */
+  reportEdits?: boolean;
   /** how a message says to pass the file's encoding, with an example (default: the CLI's option) */
   encodingAdvice?: string;
   /** for tests: how temporary files are written */
@@ -154,19 +159,20 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
   }
   // Loaded only for a dry run that changes something, so no other call pays for it.
   const diff = dryRun && prepared.some((p) => p.result.changed) ? (await import('./diff.js')).unifiedDiff : undefined;
+  const report = v.optionalBoolean(o.reportEdits, 'reportEdits') !== false;
   return {
     dryRun,
     files: prepared.map((p, i) => {
       const relocated = moved.get(plans[i]!);
       return {
-        ...fileChange(p, dryRun, diff, receipt),
+        ...fileChange(p, dryRun, diff, receipt, report),
         ...(relocated && relocated.from[0] !== relocated.to[0] ? { relocated } : {}),
       };
     }),
   };
 }
 
-function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: boolean): FileChange {
+function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: boolean, report: boolean): FileChange {
   if (applied) return { path: plan.given, changed: false, written: false, linesBefore: result.linesBefore, linesAfter: result.linesBefore, edits: [], alreadyApplied: true };
   return {
     path: plan.given,
@@ -174,7 +180,7 @@ function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: 
     written: result.changed && !dryRun,
     linesBefore: result.linesBefore,
     linesAfter: result.linesAfter,
-    edits: result.edits.map((r) => ({ start: r.edit.start, end: r.edit.end, removed: r.removed, added: r.added, changed: r.changed })),
+    edits: report ? result.edits.map((r) => ({ start: r.edit.start, end: r.edit.end, removed: r.removed, added: r.added, changed: r.changed })) : [],
     ...(diff && result.changed ? { diff: diff(plan.given, result) } : {}),
     ...(receipt ? { receipt: fileReceipt(plan.given, result) } : {}),
   };

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { EolMode } from '../core/eol.js';
 import { EOL_MODES } from '../core/eol.js';
 import { LinewiseError } from '../core/errors.js';
+import { EditResults } from '../core/edit-results.js';
 import { splitLines } from '../core/lines.js';
 import { fsPath } from '../core/path-names.js';
 import type { PatchResult } from '../core/patcher.js';
@@ -82,18 +83,12 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
     }
   }
   const oldLines = old === undefined ? [] : splitLines(old);
-  const result: PatchResult = {
-    linesBefore: exists ? oldLines.length : 0,
-    linesAfter: splitLines(utf8).length,
-    changed: true,
-    edits: [],
-    mismatches: [],
-    undecoded: [],
-    intoAscii: [],
-    kept: new Map(oldLines.map((l, i) => [i + 1, l])),
-  };
-  const edit = { start: 1, end: exists ? oldLines.length : 0, lines: [], origin: 'create' };
-  result.edits.push({ edit, removed: result.linesBefore, added: result.linesAfter, output: utf8, changed: true });
+  const linesBefore = exists ? oldLines.length : 0;
+  const linesAfter = splitLines(utf8).length;
+  const edit = { start: 1, end: linesBefore, lines: [], origin: 'create' };
+  const edits = new EditResults([edit], true);
+  edits.push(linesBefore, linesAfter, utf8, true);
+  const result: PatchResult = { linesBefore, linesAfter, changed: true, edits, mismatches: [], undecoded: [], intoAscii: [], kept: new Map(oldLines.map((l, i) => [i + 1, l])) };
   const diff = dryRun ? (await import('./diff.js')).unifiedDiff(given, result) : undefined;
   return {
     dryRun,

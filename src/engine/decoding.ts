@@ -9,8 +9,9 @@
 // not a change. With a decoding: expected rows that are not valid UTF-8 were read without it.
 
 import { isUtf8 } from 'node:buffer';
-import type { Expectation } from '../core/edit-plan.js';
+import type { Expectation, Sorted } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
+import { ExpectStream } from '../core/expect-stream.js';
 import type { Mismatch, PatchResult } from '../core/patcher.js';
 import { bodyOf } from '../core/terminators.js';
 import { lineHash } from '../io/line-hash.js';
@@ -40,42 +41,59 @@ function explainingEncoding(current: Buffer, fits: (text: string) => boolean): s
   return undefined;
 }
 
-const fix = (name: string | undefined) => (name === undefined ? 'run replace with the --encoding the rows were read with (for example --encoding latin1)' : `run replace with --encoding ${name}`);
+/**
+ * What to run instead: with the encoding that explains the line (`name`), else the one the file's
+ * own bytes look like (`file`: UTF-16 read raw under -a, whose lines no single-byte encoding
+ * explains, must not be sent to latin1), else an example.
+ */
+const fix = (name: string | undefined, file: string | undefined) =>
+  name !== undefined || file !== undefined ? `run replace with --encoding ${name ?? file}` : 'run replace with the --encoding the rows were read with (for example --encoding latin1)';
 
 /**
- * The decoding mistake a patch shows, or undefined. `decoded`: replace read the file through a
- * codec (`--encoding`, or a UTF-16 byte order mark).
+ * The decoding mistake a patch shows, or undefined. `expect`: the guard, as sources sorted by
+ * line. `decoded`: replace read the file through a codec (`--encoding`, or a UTF-16 byte order
+ * mark). `fileEncoding`: the wide encoding the file's first bytes look like, asked only for a message.
  */
-export function decodingProblem(result: PatchResult, expect: readonly Expectation[], decoded: boolean): LinewiseError | undefined {
+export function decodingProblem(result: PatchResult, expect: readonly Sorted<Expectation>[], decoded: boolean, fileEncoding: () => string | undefined = () => undefined): LinewiseError | undefined {
+  const at = expectedAt(result.mismatches, expect);
   if (decoded) {
-    const raw = expect.find((x) => x.bytes !== undefined && !isUtf8(bodyOf(x.bytes)) && result.mismatches.some((m) => m.line === x.line));
+    const raw = result.mismatches.flatMap((m) => at.get(m.line) ?? []).find((x) => x.bytes !== undefined && !isUtf8(bodyOf(x.bytes)));
     if (raw === undefined) return undefined;
     return problem(`${raw.origin}: the row is not UTF-8, so it was read without --encoding while replace decodes the file; run replace without --encoding, or read the rows again with it`);
   }
   const u = result.undecoded[0];
   if (u !== undefined) {
     const name = explainingEncoding(bodyOf(u.current), (t) => t === u.text.toString('utf8'));
-    return problem(`${u.origin}: line ${u.line} is not valid UTF-8 but the row is: the rows were read decoded (--encoding or a UTF-16 file) and would transcode the line; ${fix(name)}`);
+    return problem(`${u.origin}: line ${u.line} is not valid UTF-8 but the row is: the rows were read decoded (--encoding or a UTF-16 file) and would transcode the line; ${fix(name, name ?? fileEncoding())}`);
   }
   for (const m of result.mismatches) {
-    const explained = explainedMismatch(m, expect);
+    const explained = explainedMismatch(m, at.get(m.line) ?? [], fileEncoding);
     if (explained !== undefined) return explained;
   }
   return undefined;
 }
 
-/** A mismatch of a line that is not UTF-8, which the expectation matches once the line is decoded. */
-function explainedMismatch(m: Mismatch, expect: readonly Expectation[]): LinewiseError | undefined {
+/** The expectations of the lines that did not hold, by line: one pass over the guard, only when some did not. */
+function expectedAt(mismatches: readonly Mismatch[], expect: readonly Sorted<Expectation>[]): Map<number, Expectation[]> {
+  const at = new Map<number, Expectation[]>(mismatches.map((m) => [m.line, []]));
+  if (at.size === 0) return at;
+  const all = new ExpectStream(expect, () => true);
+  for (let x = all.next(); x !== undefined; x = all.next()) at.get(x.line)?.push(x);
+  return at;
+}
+
+/** A mismatch of a line that is not UTF-8, which an expectation of its line (`expect`) matches once the line is decoded. */
+function explainedMismatch(m: Mismatch, expect: readonly Expectation[], fileEncoding: () => string | undefined): LinewiseError | undefined {
   if (m.current === undefined) return undefined;
   const current = bodyOf(m.current);
   if (isUtf8(current)) return undefined;
-  for (const x of expect.filter((e) => e.line === m.line)) {
+  for (const x of expect) {
     const fits = x.bytes !== undefined ? (t: string) => t === bodyOf(x.bytes!).toString('utf8') : (t: string) => lineHash(Buffer.from(t, 'utf8')).startsWith(x.anchor!);
     // Text expected as UTF-8 beyond ASCII where the line is not UTF-8: a decoding, even if edited since.
     const utf8Text = x.bytes !== undefined && isUtf8(bodyOf(x.bytes)) && bodyOf(x.bytes).some((c) => c >= 0x80);
     const name = explainingEncoding(current, fits);
     if (name !== undefined || utf8Text) {
-      return problem(`${x.origin}: line ${m.line} is not valid UTF-8 and matches the row read only once decoded: the rows were read with a decoding replace was not given, not changed since; ${fix(name)}`);
+      return problem(`${x.origin}: line ${m.line} is not valid UTF-8 and matches the row read only once decoded: the rows were read with a decoding replace was not given, not changed since; ${fix(name, name ?? fileEncoding())}`);
     }
   }
   return undefined;
@@ -86,10 +104,10 @@ function explainedMismatch(m: Mismatch, expect: readonly Expectation[]): Linewis
  * (its first such byte at `invalidAt`): the line cannot tell, the file does. Writing it would
  * leave the file half in UTF-8, the mistake the rule is for; on purpose, a range edit does it.
  */
-export function intoAsciiProblem(result: PatchResult, invalidAt: number): LinewiseError {
+export function intoAsciiProblem(result: PatchResult, invalidAt: number, fileEncoding?: string): LinewiseError {
   const { line, origin } = result.intoAscii[0]!;
   return problem(
-    `${origin}: the row brings UTF-8 text into line ${line}, but the file is not valid UTF-8 (at byte ${invalidAt}): the rows were read decoded (--encoding); run replace with the --encoding the rows were read with (for example --encoding latin1), or, to write UTF-8 there on purpose, replace the line as a range (replace FILE ${line} --text ...)`,
+    `${origin}: the row brings UTF-8 text into line ${line}, but the file is not valid UTF-8 (at byte ${invalidAt}): the rows were read decoded (--encoding); ${fix(undefined, fileEncoding)}, or, to write UTF-8 there on purpose, replace the line as a range (replace FILE ${line} --text ...)`,
   );
 }
 

@@ -19,11 +19,11 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
   let delta = 0; // lines added minus removed by the edits before the current region
   for (let i = 0; i < edits.length; ) {
     // A region: edits whose context windows touch, and the lines around them.
-    const lo = Math.max(1, edits[i]!.edit.start - CONTEXT);
-    let hi = Math.min(count, Math.max(edits[i]!.edit.end, edits[i]!.edit.start - 1) + CONTEXT);
+    const lo = Math.max(1, edits.at(i)!.edit.start - CONTEXT);
+    let hi = Math.min(count, Math.max(edits.at(i)!.edit.end, edits.at(i)!.edit.start - 1) + CONTEXT);
     let j = i + 1;
-    while (j < edits.length && edits[j]!.edit.start - CONTEXT <= hi + 1) {
-      hi = Math.min(count, Math.max(hi, edits[j]!.edit.end + CONTEXT));
+    while (j < edits.length && edits.at(j)!.edit.start - CONTEXT <= hi + 1) {
+      hi = Math.min(count, Math.max(hi, edits.at(j)!.edit.end + CONTEXT));
       j++;
     }
     let before = '';
@@ -32,8 +32,8 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
     for (let n = lo; n <= hi; n++) {
       before += old(n);
       let replaced = false;
-      while (k < j && edits[k]!.edit.start === n) {
-        const r = edits[k]!;
+      while (k < j && edits.at(k)!.edit.start === n) {
+        const r = edits.at(k)!;
         after += r.output.toString('latin1');
         k++;
         if (r.removed > 0) {
@@ -46,9 +46,9 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
       }
       if (!replaced) after += old(n);
     }
-    for (; k < j; k++) after += edits[k]!.output.toString('latin1'); // appended after the last line
+    for (; k < j; k++) after += edits.at(k)!.output.toString('latin1'); // appended after the last line
     const newLo = lo + delta;
-    for (let m = i; m < j; m++) delta += edits[m]!.added - edits[m]!.removed;
+    for (let m = i; m < j; m++) delta += edits.at(m)!.added - edits.at(m)!.removed;
     for (const h of structuredPatch('', '', before, after, '', '', { context: CONTEXT }).hunks) {
       const oldStart = h.oldLines === 0 ? h.oldStart + lo - 2 : h.oldStart + lo - 1;
       const newStart = h.newLines === 0 ? h.newStart + newLo - 2 : h.newStart + newLo - 1;

@@ -2,14 +2,14 @@
 // atomically as one transaction, with what changed returned as data (the CLI prints it).
 
 import { LinewiseError } from '../core/errors.js';
-import type { Row } from '../core/parse-rows.js';
+import { ArrayRows, type Row, type RowSet, RowTable } from '../core/parse-rows.js';
 import { ANCHOR_PATTERN } from '../core/row-fields.js';
 import { editRangeProblem } from '../core/ranges.js';
 import { splitLines } from '../core/lines.js';
 import { applyPlans, type EditRunOptions, type ExpectedLine, type ReplaceResult } from './apply.js';
 import { loadEncoding } from './encodings.js';
 import { ENCODING_ADVICE, locateText, type TextSpec } from './locate-text.js';
-import { rangePlan, type RangeSpec, rowPlans } from './plans.js';
+import { expectedLines, rangePlan, type RangeSpec, rowPlans } from './plans.js';
 import { inputSource } from './read.js';
 import * as v from './validate.js';
 
@@ -132,7 +132,7 @@ export async function applyEdits(path: string, edits: readonly (RangeEdit | Text
     const wording = { shown: o.staleShown ?? "in the error's `near`", encoding: o.encodingAdvice ?? ENCODING_ADVICE };
     const found = locateText(plan.target.real, file, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, wording);
     // Lines the caller expects are guarded by what the caller read, not by what was found.
-    const own = new Set(plan.expect.map((x) => x.line));
+    const own = new Set(expectedLines(plan).map((x) => x.line));
     plan.fixed = {
       edits: found.map((r) => ({ start: r.start, end: r.end, lines: splitLines(r.text), origin: r.origin })),
       expect: found.flatMap((r) => r.expect.filter((x) => !own.has(x.line)).map((x) => ({ ...x, origin: `${r.origin} (line ${x.line} as found)` }))),
@@ -186,17 +186,22 @@ export async function replaceRows(rows: readonly RowEdit[], options: EditRunOpti
   return replaceParsedRows(parsed, o);
 }
 
-/** {@link replaceRows} for rows as `replace --rows` parsed them (checked there, one line each). */
-export async function replaceParsedRows(rows: readonly Row[], options: EditRunOptions & { path?: string }): Promise<ReplaceResult> {
+/**
+ * {@link replaceRows} for rows as `replace --rows` parsed them (checked there, one line each):
+ * objects, or a RowTable (parseRowTable), which holds millions of rows in a few bytes each.
+ */
+export async function replaceParsedRows(rows: readonly Row[] | RowSet, options: EditRunOptions & { path?: string }): Promise<ReplaceResult> {
   const o = v.options<EditRunOptions & { path?: string }>(options, 'options');
   const source = inputSource(o);
-  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), rows, expectationsOf(o), v.optionalString(o.expectSource, 'expectSource'));
+  const set = rows instanceof RowTable || rows instanceof ArrayRows ? rows : new ArrayRows(rows as readonly Row[]);
+  const plans = rowPlans(source.cwd, v.optionalString(o.path, 'path'), set, expectationsOf(o), v.optionalString(o.expectSource, 'expectSource'));
   return applyPlans(plans, o);
 }
 
 /** The expected rows: as parsed (`expectRows`, which wins), or made from `expect`. */
-function expectationsOf(o: EditRunOptions): readonly Row[] {
-  return o.expectRows === undefined ? expectedRows(o.expect) : v.parsedRows(o.expectRows, 'expectRows');
+function expectationsOf(o: EditRunOptions): RowSet {
+  if (o.expectRows instanceof RowTable) return o.expectRows;
+  return new ArrayRows(o.expectRows === undefined ? expectedRows(o.expect) : v.parsedRows(o.expectRows, 'expectRows'));
 }
 
 /** Expected lines as the rows `--expect` would have parsed. */

@@ -7,7 +7,7 @@ import { BlockLocator } from '../core/block-offsets.js';
 import type { InputSource } from '../io/input.js';
 import { lineHash } from '../io/line-hash.js';
 import { openText, type TextOptions } from '../io/text.js';
-import type { FilePlan } from './plans.js';
+import { expectedLines, type FilePlan } from './plans.js';
 import { StaleEditError } from './stale.js';
 
 /** A block of expected lines found elsewhere: lines `from` (first..last) are now at `to`. */
@@ -26,25 +26,26 @@ export function relocatePlans(plans: readonly FilePlan[], stale: StaleEditError,
   const out = plans.map((plan) => {
     const file = stale.files.find((f) => f.path === plan.given);
     if (file === undefined) return plan;
-    const own = new Set(plan.expect.map((x) => x.line));
-    const why = file.mismatches.some((m) => !own.has(m.line)) ? 'lines found by content changed' : where(plan, source, textOptions);
-    if (typeof why === 'string') throw new StaleEditError(`${stale.message} (--relocate: ${why})`, stale.path, stale.current, stale.gone, stale.files);
-    const lines = plan.expect.map((x) => x.line);
-    const from: [number, number] = [Math.min(...lines), Math.max(...lines)];
+    // The lines read as objects: --relocate is asked for, after a stale guard, for a few lines.
+    const expected = expectedLines(plan);
+    const own = new Set(expected.map((x) => x.line));
+    const why = file.mismatches.some((m) => !own.has(m.line)) ? 'lines found by content changed' : where(plan, expected, source, textOptions);
+    if (typeof why === 'string') throw new StaleEditError(`${stale.message} (--relocate: ${why})`, stale.path, undefined, undefined, stale.files);
+    const from = span(expected);
     moved.set(plan, { from, to: [from[0] + why, from[1] + why] });
-    const shift = <T extends { line: number }>(x: T): T => ({ ...x, line: x.line + why });
     return {
       ...plan,
       edits: plan.edits.map((e) => ({ ...e, start: e.start + why, end: e.end + why })),
-      expect: plan.expect.map((x: Expectation) => shift(x)),
+      ...(plan.rows ? { rows: plan.rows.shifted(why) } : {}),
+      ...(plan.expect ? { expect: plan.expect.shifted(why) } : {}),
     };
   });
   return { plans: out, moved };
 }
 
 /** The one offset at which the plan's expected lines all hold, or why there is none. */
-function where(plan: FilePlan, source: InputSource, textOptions: TextOptions): number | string {
-  const locator = new BlockLocator(plan.expect, lineHash);
+function where(plan: FilePlan, expected: readonly Expectation[], source: InputSource, textOptions: TextOptions): number | string {
+  const locator = new BlockLocator(expected, lineHash);
   const t = openText(plan.target.real, source, textOptions);
   try {
     let n = 0;
@@ -66,9 +67,20 @@ function where(plan: FilePlan, source: InputSource, textOptions: TextOptions): n
   const found = locator.offsets;
   if (found.length === 0) return 'the lines read are nowhere in the file unchanged, as one block';
   if (found.length > 1) {
-    const span = Math.max(...plan.expect.map((x) => x.line)) - Math.min(...plan.expect.map((x) => x.line));
-    const at = found.map((d) => Math.min(...plan.expect.map((x) => x.line)) + d);
-    return `the lines read occur ${found.length} times, at lines ${at.map((a) => (span === 0 ? `${a}` : `${a}-${a + span}`)).join(', ')}`;
+    const [lo, hi] = span(expected);
+    const at = found.map((d) => lo + d);
+    return `the lines read occur ${found.length} times, at lines ${at.map((a) => (hi === lo ? `${a}` : `${a}-${a + hi - lo}`)).join(', ')}`;
   }
   return found[0]!;
+}
+
+/** The first and last line expected (a loop: spreading a long list overflows the stack). */
+function span(expected: readonly Expectation[]): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const x of expected) {
+    if (x.line < lo) lo = x.line;
+    if (x.line > hi) hi = x.line;
+  }
+  return [lo, hi];
 }

@@ -15,10 +15,10 @@ import { RangeReader } from '../io/copy-range.js';
 import type { InputSource } from '../io/input.js';
 import { lineHash } from '../io/line-hash.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
-import { firstInvalidUtf8InFile } from '../io/utf8-file.js';
+import { firstInvalidUtf8InFile, wideEncodingOfFile } from '../io/utf8-file.js';
 import { openText, type OpenedText, type TextOptions } from '../io/text.js';
 import { decodingProblem, intoAsciiProblem } from './decoding.js';
-import type { FilePlan } from './plans.js';
+import { expectations, type FilePlan, plannedEdits } from './plans.js';
 import { staleEditError } from './stale.js';
 
 /** How a transaction reads and writes. */
@@ -103,6 +103,7 @@ export async function runTransaction(plans: readonly FilePlan[], o: TransactionO
  */
 async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared> {
   const textOptions: TextOptions = { allowBinary: o.binary, encoding: o.encoding };
+  // (rows are never inserts)
   const needsFirstEol = [...plan.edits, ...(plan.fixed?.edits ?? [])].some((e) => e.start === 1 && e.end === 0);
   const firstLineEol = needsFirstEol ? lookAheadFirstEol(plan, o.source, textOptions) : undefined;
   const t = open(plan, o.source, textOptions);
@@ -116,10 +117,10 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
     const writeOut = sink === undefined ? () => {} : codec ? (b: Uint8Array, s: number, e: number) => sink.write(codec.encode(Buffer.from(b.subarray(s, e)))) : (b: Uint8Array, s: number, e: number) => sink.write(b, s, e);
     if (sink && codec) sink.write(codec.bomBytes);
     else if (sink && t.bom === 'utf-8') sink.write(UTF8_BOM);
-    const patcher = new Patcher(plan.fixed ? [...plan.edits, ...plan.fixed.edits] : plan.edits, {
+    const patcher = new Patcher(plannedEdits(plan), {
       eol: o.eol,
       emit: writeOut,
-      expect: plan.fixed ? [...plan.expect, ...plan.fixed.expect] : plan.expect,
+      expectSorted: expectations(plan),
       context: o.context ?? (o.dryRun ? 3 : 0),
       ...(firstLineEol ? { firstLineEol } : {}),
       anchorOf: lineHash,
@@ -155,12 +156,12 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
     }
     const result = patcher.finish();
     // Before the stale check: a line that only looks changed because of the decoding is not stale.
-    const decoding = decodingProblem(result, plan.expect, codec !== undefined);
+    const decoding = decodingProblem(result, expectations(plan, false), codec !== undefined, () => wideEncodingOfFile(plan.target));
     if (decoding !== undefined) throw decoding;
     if (codec === undefined && result.intoAscii.length > 0 && result.mismatches.length === 0) {
       // Only then is the whole file read once more: an ASCII line cannot tell its file's encoding.
       const invalidAt = await firstInvalidUtf8InFile(plan.target, o.signal);
-      if (invalidAt !== undefined) throw intoAsciiProblem(result, invalidAt);
+      if (invalidAt !== undefined) throw intoAsciiProblem(result, invalidAt, wideEncodingOfFile(plan.target));
     }
     if (codec?.invalidAt !== undefined && result.changed) {
       // Decoded, those bytes became U+FFFD: writing them back would change lines nobody edited.
@@ -170,6 +171,12 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
       );
     }
     if (temp && result.changed && result.mismatches.length === 0) temp.seal();
+    else {
+      // Never renamed (unchanged, stale, or already applied): removed now, so a batch of many
+      // files holds no more than one open temporary file at a time.
+      temp?.discard();
+      temp = undefined;
+    }
     return { plan, result, temp };
   } catch (e) {
     temp?.discard();
@@ -196,26 +203,26 @@ function open(plan: FilePlan, source: InputSource, textOptions: TextOptions): Op
  * terminators, as the guard compares). Read in one bounded pass, line by line.
  */
 function alreadyApplied(plan: FilePlan, o: TransactionOptions): boolean {
-  const want = appliedLines(planEdits(plan.edits), plan.expect);
-  if (want === undefined || want.size === 0) return false;
-  let last = 0;
-  for (const n of want.keys()) if (n > last) last = n;
+  const want = appliedLines(plan.rows ? plan.rows.edits() : planEdits(plan.edits), expectations(plan, false));
+  if (want === undefined) return false;
+  const lines = want[Symbol.iterator]();
+  let w = lines.next();
   const t = open(plan, o.source, { allowBinary: o.binary, encoding: o.encoding });
   let line = 1;
-  let found = 0;
   let same = true;
   const gather = new LineGatherer(MAX_LINE_BYTES, () => new LinewiseError('line-too-long', 'too long to compare'));
   try {
     t.scanner.scan((buf, start, end, ends) => {
-      const w = want.get(line);
-      if (w !== undefined) gather.add(buf, start, end);
+      const here = !w.done && w.value[0] === line;
+      if (here) gather.add(buf, start, end);
       if (!ends) return true;
-      if (w !== undefined) {
-        found++;
-        same = sameLine(w, gather.take());
+      if (here) {
+        const current = gather.take();
+        // two guarded lines may stand at one place (the same text read twice)
+        for (; !w.done && w.value[0] === line; w = lines.next()) same &&= sameLine(w.value[1], current);
       }
       line++;
-      return same && line <= last;
+      return same && !w.done;
     });
   } catch (e) {
     if (e instanceof LinewiseError && e.code === 'line-too-long') return false;
@@ -223,7 +230,7 @@ function alreadyApplied(plan: FilePlan, o: TransactionOptions): boolean {
   } finally {
     t.input.close();
   }
-  return same && found === want.size;
+  return same && w.done === true;
 }
 
 /** The terminator of line 1, for an insert before it (read before the patch reaches line 1's end). */

@@ -20,8 +20,9 @@ export interface OptionSource {
 /**
  * The most an option input may hold. The new text (`--from`) and the rows (`--rows`, `--expect`)
  * are edits, held in memory until the file is written; the cap is far past any edit a person or
- * an agent makes. Rows are held as objects, about 600 to 800 bytes each, so their number is
- * capped too (MAX_ROWS in core/limits.ts): many short rows would pass the byte cap by far.
+ * an agent makes. Rows are kept beside their input in about 9 bytes each (13 with paths; see
+ * core/row-table.ts), so this cap bounds them too: 64 MiB of the shortest rows cost about three
+ * times that at most.
  */
 export const OPTION_INPUT_MAX = 64 << 20;
 

@@ -1,9 +1,11 @@
-// Whether a file is valid UTF-8 as a whole, read in bounded chunks: what the rows rule asks when
-// the line a row replaces is ASCII and so cannot tell (engine/decoding.ts).
+// What the rows rule (engine/decoding.ts) asks of a file's own bytes: whether it is valid UTF-8
+// as a whole, read in bounded chunks (when the line a row replaces is ASCII and so cannot tell),
+// and which wide encoding its first bytes look like (to name the --encoding its rows came from).
 
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
+import { SNIFF_BYTES, type WideEncoding, wideEncodingOf } from '../core/sniff.js';
 import { firstInvalidUtf8, utf8CutPoint } from '../core/utf8.js';
 import { checkpoint, YIELD_BYTES } from './checkpoint.js';
 import { type EditTarget, openTarget } from './edit-target.js';
@@ -37,5 +39,22 @@ export async function firstInvalidUtf8InFile(target: EditTarget, signal?: AbortS
     throw e instanceof LinewiseError ? e : fileError(e, target.given);
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * UTF-16 or UTF-32 (LE or BE) when the file's first bytes have their NULs as that text without a
+ * byte order mark has (core/sniff.ts), else undefined; undefined too when it cannot be read.
+ */
+export function wideEncodingOfFile(target: EditTarget): WideEncoding | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openTarget(target);
+    const head = Buffer.allocUnsafe(SNIFF_BYTES);
+    return wideEncodingOf(head.subarray(0, fs.readSync(fd, head, 0, SNIFF_BYTES, 0)));
+  } catch {
+    return undefined; // only a message's hint: the edit has failed already
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }

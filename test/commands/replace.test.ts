@@ -143,6 +143,24 @@ describe('replace --rows: the round trip', () => {
     });
   }
 
+  it('rows in any order, anchored, of files interleaved, with --expect in any order: applied as the sorted rows are', async () => {
+    const { f: a } = file('a1\r\na2\na3\r\na4\n', 'any-a.txt');
+    const { f: b } = file('b1\nb2\nb3\n', 'any-b.txt');
+    const grep = (await run(['grep', '--anchor', '-H', '.', a, b])).stdout.toString('latin1').split('\n').filter(Boolean);
+    // every row upper-cased, then shuffled: files interleaved, lines falling
+    const rows = [4, 2, 6, 0, 5, 1, 3].map((i) => `${grep[i]!.replace(/\t([ab][0-9])/, (_, t: string) => `\t${t.toUpperCase()}`)}\n`).join('');
+    const expectRows = [6, 2, 5, 0].map((i) => `${grep[i]}\n`).join('');
+    const r = await run(['replace', '--rows', '-', '--expect', tmp.file('any.expect', expectRows)], { stdin: B(rows) });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect([read(a), read(b)]).toEqual(['A1\\r\\nA2\\nA3\\r\\nA4\\n', 'B1\\nB2\\nB3\\n']);
+    // the same rows again, a's lower-cased: their anchors no longer hold (b's rows are already
+    // applied, and left alone); the current lines of a in line order
+    const stale = await run(['replace', '--rows', '-'], { stdin: B(rows.replaceAll('A', 'a')) });
+    expect(stale.status).toBe(3);
+    expect(stale.stdout.toString('latin1').split('\n').map((l) => l.replace(/^.*any-/, '').replace(/#[0-9a-f]+/, ''))).toEqual(['a.txt\t1\tA1\r', 'a.txt\t2\tA2', 'a.txt\t3\tA3\r', 'a.txt\t4\tA4', '']);
+    expect([read(a), read(b)]).toEqual(['A1\\r\\nA2\\nA3\\r\\nA4\\n', 'B1\\nB2\\nB3\\n']);
+  });
+
   it('edited rows change only their lines, whatever the endings around them', async () => {
     const { f } = file('one\r\ntwo\nthree\r\nfour');
     const rows = (await rowsOf(f)).toString('latin1').replace('two', 'TWO').replace('four', 'FOUR');

@@ -172,11 +172,6 @@ describe('parseRows: what else a rows input can hold', () => {
     expect(parse('5\ta\tb\tc\n6\t7\n')).toEqual(['|5|a\\tb\\tc\\n', '|6|7\\n']);
   });
 
-  it('takes at most maxRows rows (a million by default); decorations and markers do not count', () => {
-    expect(parseRows(Buffer.from('1\ta\n--\n2\tb\n\\ No newline at end of file\n'), 'x', { maxRows: 2 }).length).toBe(2);
-    expect(() => parseRows(Buffer.from('1\ta\n2\tb\n3\tc\n'), 'x', { maxRows: 2 })).toThrow(/^more than 2 rows, more than one call holds; split the rows into several calls/);
-  });
-
   it('refuses an empty path, quoted, plain or NUL-ended (it named the current directory)', () => {
     for (const [rows, nul] of [['""\t1\tx\n', false], ['\t1\tx\n', false], ['\x001\tx\n', true]] as const) {
       expect(() => parseRows(Buffer.from(rows), 'x', { nul })).toThrow(/^row 1: the path is empty: a row names a file before its line number$/);

@@ -13,9 +13,12 @@ const BIN = process.env.LINEWISE_BIN ?? fileURLToPath(new URL('../../bin/linewis
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-function lw(args: string[], cwd: string) {
+/** linewise in `cwd`; `noCore`: under `ulimit -c 0`, so a signal whose end is a core dump (SIGQUIT) leaves none. */
+function lw(args: string[], cwd: string, noCore = false) {
   const isJs = BIN.endsWith('.js');
-  return spawn(isJs ? process.execPath : BIN, [...(isJs ? [BIN] : []), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv = [...(isJs ? [process.execPath, BIN] : [BIN]), ...args];
+  if (noCore) return spawn('sh', ['-c', 'ulimit -c 0; exec "$@"', 'sh', ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(argv[0]!, argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 interface Ended {
@@ -51,9 +54,9 @@ describe('signals during replace of a 256 MiB file', () => {
     hash = sha(big);
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const) {
     it(`${signal}: the original intact byte for byte, no temporary file, and linewise dies by ${signal}`, async () => {
-      const child = lw(['replace', 'big.log', '2', '--text', 'EDITED'], dir);
+      const child = lw(['replace', 'big.log', '2', '--text', 'EDITED'], dir, true);
       const done = ended(child);
       // Send the signal once the temporary file has its first block: the copy is under way.
       let exited = false;

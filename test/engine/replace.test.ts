@@ -192,6 +192,45 @@ describe('the stale-edit guard', () => {
   });
 });
 
+describe('the stale-edit guard of many rows', () => {
+  it('names the first ten lines and how many more (a batch may hold millions); the current lines are all there', async () => {
+    const f = tmp.file('many.txt', Array.from({ length: 30 }, (_, i) => `l${i + 1}\n`).join(''));
+    const rows = Array.from({ length: 25 }, (_, i) => ({ line: i + 1, text: 'x' }));
+    const err = (await failure(() => replaceRows(rows, { path: f, expect: rows.map((r) => ({ line: r.line, text: 'old' })) }))).error as StaleEditError;
+    expect(err.message).toMatch(/^stale edit: lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 15 more no longer hold the text read; nothing was written/);
+    expect(err.current.map((l) => l.text)).toEqual(Array.from({ length: 25 }, (_, i) => `l${i + 1}`));
+    expect(err.current).toBe(err.current); // made once, when first read
+    const gone = (await failure(() => replace(f, { start: 1, text: 'x' }, { expect: Array.from({ length: 12 }, (_, i) => ({ line: 31 + i, text: 'e' })) }))).error as StaleEditError;
+    expect(gone.message).toMatch(/\(past the end now: 31, 32, 33, 34, 35, 36, 37, 38, 39, 40 and 2 more\)/);
+    expect(gone.gone.length).toBe(12);
+  });
+});
+
+describe('rows in any order', () => {
+  it('rows out of line order, and rows of several files interleaved, apply as sorted ones do; a clash among them names its two rows', async () => {
+    const a = tmp.file('any-a.txt', 'a1\na2\na3\na4\n');
+    const b = tmp.file('any-b.txt', 'b1\nb2\nb3\n');
+    const rows = [
+      { path: a, line: 4, text: 'A4' },
+      { path: b, line: 3, text: 'B3' },
+      { path: a, line: 1, text: 'A1' },
+      { path: b, line: 1, text: 'B1' },
+      { path: a, line: 3, text: 'A3' },
+    ];
+    const r = await replaceRows(rows);
+    expect(r.files.map((x) => [x.path, x.edits.map((e) => e.start)])).toEqual([
+      [a, [1, 3, 4]],
+      [b, [1, 3]],
+    ]);
+    expect([readFileSync(a, 'latin1'), readFileSync(b, 'latin1')]).toEqual(['A1\na2\nA3\nA4\n', 'B1\nb2\nB3\n']);
+    // lines 3 and 1 both twice, out of order: the first clash in line order is named, nothing written
+    const clash = [{ line: 3, text: 'x' }, { line: 1, text: 'y' }, { line: 3, text: 'z' }, { line: 1, text: 'w' }];
+    const e = (await failure(() => replaceRows(clash, { path: a }))).error;
+    expect([e.code, e.message]).toEqual(['conflict', 'row 2 (line 1) and row 4 (line 1) both edit the same lines; every line may be edited once per call']);
+    expect(readFileSync(a, 'latin1')).toBe('A1\na2\nA3\nA4\n');
+  });
+});
+
 describe('replaceRows', () => {
   it('applies rows as `replace --rows` does, keeping each line ending', async () => {
     for (const name of ['crlf.txt', 'mixed.txt', 'no-final-newline.txt', 'lone-cr.txt', 'bom-utf8.txt', 'utf16le-bom-crlf.txt']) {

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliResult, esc, run, tempDir, tree } from '../helpers.js';
+import { type CliResult, esc, fixture, run, tempDir, tree } from '../helpers.js';
 
 let t: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -278,6 +278,24 @@ describe('rows: decodings replace was not given', () => {
     await refused(['l1', '--rows', '-'], '1\tcafé!\n', 2, /not valid UTF-8 but the row is: .*for example --encoding latin1/);
     const ok = await lw(['replace', 'l1', '--rows', '-', '--encoding', 'latin1'], l1.toString().replace('café', 'CAFÉ'));
     expect([ok.status, esc(fs.readFileSync(path.join(t.dir, 'l1')))]).toEqual([0, 'CAF\\xc9\\nna\\xefve\\n']);
+  });
+
+  it('rows of a UTF-16 file without a mark, read with --encoding and fed back with -a instead: the hint names its decoding, not latin1', async () => {
+    for (const [name, enc] of [
+      ['utf16le-no-bom.txt', 'utf-16le'],
+      ['utf16be-no-bom.txt', 'utf-16be'],
+    ] as const) {
+      const raw = fs.readFileSync(fixture(name));
+      put('w', raw);
+      const rows = (await lw(['readlines', 'w', '1', '--encoding', enc])).stdout.toString();
+      expect(rows).toBe('1\thello\n2\twörld\n');
+      // a line beyond ASCII tells (it used to say "for example --encoding latin1"); an ASCII one, with the whole file
+      await refused(['w', '-a', '--rows', '-'], rows.replace('wörld', 'WÖRLD'), 2, new RegExp(`^linewise: w: row 2: line 2 is not valid UTF-8 but the row is: .*; run replace with --encoding ${enc}; nothing was written\n$`));
+      await refused(['w', '-a', '--rows', '-'], '1\théllo\n', 2, new RegExp(`^linewise: w: row 1: the row brings UTF-8 text into line 1, but the file is not valid UTF-8 .*; run replace with --encoding ${enc}, or, to write UTF-8 there on purpose`));
+      const ok = await lw(['replace', 'w', '--rows', '-', '--encoding', enc], rows.replace('wörld', 'WÖRLD'));
+      expect(ok.status).toBe(0);
+      expect((await lw(['readlines', 'w', '1', '--encoding', enc])).stdout.toString()).toBe('1\thello\n2\tWÖRLD\n');
+    }
   });
 
   it('a row bringing UTF-8 into an ASCII line of a file that is not UTF-8 (read with --encoding, the line cannot tell): exit 2, nothing written', async () => {

@@ -211,12 +211,14 @@ describe('lock, with real processes', () => {
     return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr: Buffer.concat(err).toString() })));
   }
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // SIGQUIT's own end is a core dump: none is written here (ulimit -c 0), so the directory shows
+  // only what linewise left (it used to leave its prepared lock directory)
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const) {
     it(`${signal} while waiting for a live holder ends linewise at once by ${signal}, nothing written or left`, async () => {
       const d = dir();
       fs.writeFileSync(path.join(d, 'f'), 'a\nb\n');
       plantLock(d, 'f', process.pid);
-      const child = lw(['replace', 'f', '1', '--text', 'A'], d);
+      const child = lw(['replace', 'f', '1', '--text', 'A'], d, ['sh', '-c', 'ulimit -c 0; exec "$@"', 'sh']);
       const done = ended(child);
       while (!fs.readdirSync(d).some((x) => x.endsWith('.lock-new'))) await new Promise((r) => setTimeout(r, 2));
       child.kill(signal);
