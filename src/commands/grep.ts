@@ -6,24 +6,18 @@ import { type ExitCode, LinewiseError } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import { bodyOf } from '../core/terminators.js';
 import { anchorOf } from '../engine/results.js';
-import { type GrepReport, grepTo } from '../engine/search.js';
+import { type GrepOptions, type GrepReport, grepTo } from '../engine/search.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { Context } from './context.js';
 
-export interface GrepArgs {
+/** The flags as commander parses them: those the engine takes as they are, by its own names. */
+type EngineFlags = 'ignoreCase' | 'fixedStrings' | 'wordRegexp' | 'lineRegexp' | 'invertMatch' | 'maxCount' | 'afterContext' | 'beforeContext' | 'context';
+
+export interface GrepArgs extends Pick<GrepOptions, EngineFlags> {
   regexp?: string[];
   /** -f: files of patterns, one a line */
   file?: string[];
-  ignoreCase?: boolean;
-  fixedStrings?: boolean;
-  wordRegexp?: boolean;
-  lineRegexp?: boolean;
-  invertMatch?: boolean;
-  maxCount?: number;
-  afterContext?: number;
-  beforeContext?: number;
-  context?: number;
   count?: boolean;
   filesWithMatches?: boolean;
   filesWithoutMatch?: boolean;
