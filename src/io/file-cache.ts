@@ -14,6 +14,11 @@ import { type Input, OPEN_NOW } from './input.js';
  * clock, leaving size and times as they were: it is read afresh and nothing about it is kept.
  */
 export const RACY_MS = 2000;
+
+/** Whether what `t` stamps changed within `racyMs` of `now` (see RACY_MS; 0: nothing is racy). */
+export function changedTooRecently(t: { mtimeMs: number; ctimeMs: number }, now: number, racyMs: number): boolean {
+  return racyMs > 0 && now - Math.max(t.mtimeMs, t.ctimeMs) < racyMs;
+}
 /** Files larger than this are never held in memory (a search of them still reads them). */
 export const MAX_CACHED_FILE = 1 << 20;
 /** Contents unused this long (ms) give way to others when the cap is reached. */
@@ -163,7 +168,7 @@ export class FileCache {
   }
 
   private racy(k: Key): boolean {
-    return this.racyMs > 0 && Date.now() - Math.max(k.mtimeMs, k.ctimeMs) < this.racyMs;
+    return changedTooRecently(k, Date.now(), this.racyMs);
   }
 
   /**

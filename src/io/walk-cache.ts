@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { fsPath } from '../core/path-names.js';
 import { type CacheBudget, stringBytes } from './cache-budget.js';
-import { RACY_MS } from './file-cache.js';
+import { changedTooRecently, RACY_MS } from './file-cache.js';
 import { loadWalker, type SearchTarget, type WalkOptions, type WalkProblem } from './walk.js';
 
 /** Walks kept at most (each is one tree searched with one set of options). */
@@ -77,7 +77,7 @@ export class WalkCache {
         ...o,
         seen: (p) => {
           const s = stamp(p);
-          if (s === undefined || (this.racyMs > 0 && started - Math.max(s.mtimeMs, s.ctimeMs) < this.racyMs)) complete = false;
+          if (s === undefined || changedTooRecently(s, started, this.racyMs)) complete = false;
           else stamps.set(p, s);
         },
       },
