@@ -49,9 +49,17 @@ export function withPath(e: unknown, path: string): unknown {
  */
 export function quoted(text: string, max = 60): string {
   if (text.length <= max) return JSON.stringify(text);
-  // no lone half of a surrogate pair at the cut
-  const cut = /[\ud800-\udbff]$/.test(text.slice(0, max)) ? max - 1 : max;
-  return `${JSON.stringify(text.slice(0, cut))}... (${text.length} characters)`;
+  return `${JSON.stringify(headOf(text, max))}... (${text.length} characters)`;
+}
+
+/** Text a message repeats as it is, cut to `max` characters and marked `...` when longer. */
+export function clipped(text: string, max: number): string {
+  return text.length <= max ? text : `${headOf(text, max)}...`;
+}
+
+/** The first `max` characters of `text`, never ending in a lone half of a surrogate pair. */
+function headOf(text: string, max: number): string {
+  return text.slice(0, /[\ud800-\udbff]$/.test(text.slice(0, max)) ? max - 1 : max);
 }
 
 /**

@@ -2,7 +2,7 @@
 // every match must contain, so a searcher can rule lines out with Buffer.indexOf before decoding
 // (what a pattern requires is worked out in pattern-analysis.ts and regex-analysis.ts).
 
-import { LinewiseError, quoted } from './errors.js';
+import { clipped, LinewiseError, quoted } from './errors.js';
 import { analyseText } from './pattern-analysis.js';
 
 /** How the patterns are read (grep's -i, -F, -w, -x). */
@@ -76,7 +76,7 @@ export async function compilePatterns(patterns: readonly string[], o: PatternOpt
     } catch (e) {
       // V8's message repeats the whole pattern ("Invalid regular expression: /.../su: why"): keep the why.
       const reason = String((e as Error).message).replace(/^Invalid regular expression: \/[^]*\/[a-z]*: /, '');
-      throw new LinewiseError('bad-pattern', `invalid pattern ${quoted(p)}: ${reason.length > 120 ? `${reason.slice(0, 120)}...` : reason}`);
+      throw new LinewiseError('bad-pattern', `invalid pattern ${quoted(p)}: ${clipped(reason, 120)}`);
     }
     sources.push(source);
   }

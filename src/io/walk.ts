@@ -4,7 +4,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LinewiseError } from '../core/errors.js';
+import { clipped, LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes } from '../core/path-names.js';
 import { DirRules, NO_SAY, ruleCompiles, type Verdict } from './ignore-rules.js';
 import { fileError } from './input.js';
@@ -107,7 +107,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
   const fg: FastGlob | undefined = globs ? ((await import('fast-glob')) as unknown as { default: FastGlob }).default : undefined;
 
   const invalid = o.globs.find((g) => !ruleCompiles(factory, g));
-  if (invalid !== undefined) throw new LinewiseError('bad-glob', `-g ${invalid.length > 80 ? `${invalid.slice(0, 80)}...` : invalid}: not a valid glob (an unclosed [ or a stray \\?)`);
+  if (invalid !== undefined) throw new LinewiseError('bad-glob', `-g ${clipped(invalid, 80)}: not a valid glob (an unclosed [ or a stray \\?)`);
   const positive = o.globs.filter((g) => !g.startsWith('!'));
   const include = positive.length > 0 ? factory().add(positive) : undefined;
   const negative = o.globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
@@ -159,9 +159,8 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       const text = ruleText(path.join(dirAbs, name));
       if (text === undefined) continue; // none here (or unreadable: as git, go on without it)
       for (const bad of (rules ??= new DirRules(factory)).add(text)) {
-        const rule = bad.rule.length > 80 ? `${bad.rule.slice(0, 80)}...` : bad.rule;
         const where = shown(base === '' ? name : `${base}/${name}`);
-        ruleNotes.push({ error: new LinewiseError('ignore-rule', `line ${bad.line}: left out a rule that is no valid pattern: ${rule}`, where), note: true });
+        ruleNotes.push({ error: new LinewiseError('ignore-rule', `line ${bad.line}: left out a rule that is no valid pattern: ${clipped(bad.rule, 80)}`, where), note: true });
       }
     }
     return rules === undefined ? undefined : { base, rules };
