@@ -194,7 +194,14 @@ export class RowTable implements RowSet {
   take(i: number, alt: AltReading): void {
     const { path, line, bytes, anchor, restore } = alt;
     this.taken.set(i, { path, line, bytes, rowNumber: this.rowNumber(i), ...(anchor !== undefined ? { anchor } : {}) });
-    if (restore !== undefined && 'index' in restore) this.setStrip(restore.index, 0);
+    if (restore !== undefined && 'index' in restore) {
+      const j = restore.index;
+      this.setStrip(j, 0);
+      // Row j may itself have been taken in its other reading, its bytes then cut by the marker
+      // that this reading gives back: a --null reading's bytes are the row's own, so read again.
+      const t = this.taken.get(j);
+      if (t !== undefined) t.bytes = this.input.subarray(this.textStart[j]!, this.textEnd(j));
+    }
   }
 
   /** The rows as objects (parseRows), each alt's `restore` naming the row object before it. */
@@ -285,8 +292,8 @@ export class ArrayRows implements RowSet {
   private rows: readonly Row[];
   private own = false;
 
-  constructor(rows: readonly Row[]) {
-    this.rows = rows;
+  constructor(private readonly original: readonly Row[]) {
+    this.rows = original;
   }
 
   get length(): number {
@@ -314,11 +321,27 @@ export class ArrayRows implements RowSet {
   }
 
   take(i: number, alt: AltReading): void {
-    // the caller's array is left as it was
+    // the caller's array and its rows are left as they were: changed rows are new objects
     if (!this.own) this.rows = [...this.rows];
     this.own = true;
+    const rows = this.rows as Row[];
     const { path, line, bytes, anchor, restore } = alt;
-    (this.rows as Row[])[i] = { path, line, bytes, rowNumber: this.rows[i]!.rowNumber, ...(anchor !== undefined ? { anchor } : {}) };
-    if (restore !== undefined && 'row' in restore) restore.row.bytes = restore.bytes;
+    rows[i] = { path, line, bytes, rowNumber: rows[i]!.rowNumber, ...(anchor !== undefined ? { anchor } : {}) };
+    if (restore !== undefined && 'row' in restore) {
+      // The row before gets back the bytes the marker cut, in whichever reading it was taken.
+      const j = this.indexOf(restore.row);
+      if (j !== undefined) rows[j] = { ...rows[j]!, bytes: restore.bytes };
+    }
+  }
+
+  /** the original row objects' indexes, made at the first restore (a restore names the object) */
+  private indexes: Map<Row, number> | undefined;
+
+  private indexOf(row: Row): number | undefined {
+    if (this.indexes === undefined) {
+      this.indexes = new Map();
+      this.original.forEach((r, k) => this.indexes!.set(r, k));
+    }
+    return this.indexes.get(row);
   }
 }

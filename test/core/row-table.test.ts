@@ -52,4 +52,21 @@ describe('RowTable', () => {
     rows.take(1, rows.row(1).alts![0]!);
     expect(shown(rows)).toEqual(['a|1|x\\n|row 1', '\\ No newline at end of file\nb|2|y\\n|row 3']);
   });
+
+  // Found by the rows property (a file named "\ No newline at end of file<LF>", three lines, the
+  // second CRLF): each row after the first reads two ways, and the second row, once taken in its
+  // other reading, kept the bytes the marker after it had cut: "y\r", written as "y\r\r\n".
+  it('under --null, a row taken in its other reading still gets its separator back from the reading after it', () => {
+    const M = '\\ No newline at end of file\n';
+    const input = `${M}\x001\tx\n${M}\x002\ty\r\n${M}\x003\tz\n`;
+    const want = [`${M}|1|x\\n|row 1`, `${M}|2|y\\r\\n|row 3`, `${M}|3|z\\n|row 5`];
+    const t = table(input, true);
+    t.take(1, t.row(1, true).alts![0]!);
+    t.take(2, t.row(2, true).alts![0]!);
+    expect(shown(t)).toEqual(want);
+    const rows = new ArrayRows(parseRows(Buffer.from(input, 'latin1'), 'rows', { nul: true }));
+    rows.take(1, rows.row(1).alts![0]!);
+    rows.take(2, rows.row(2).alts![0]!);
+    expect(shown(rows)).toEqual(want);
+  });
 });

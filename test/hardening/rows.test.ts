@@ -411,6 +411,17 @@ describe('rows: everything else a rows input can hold', () => {
     await refused(['--rows', '-', '-0'], g.stdout, 2, /^linewise: rows: row 3: the path is empty: a row names a file before its line number\n$/);
   });
 
+  it('under --null, that name with several lines, one CRLF: grep | replace --rows -0 is the identity (it wrote "\\r\\r\\n")', async () => {
+    // a later counterexample: the second row, taken as that file's, lost its "\n" to the marker
+    const name = '\\ No newline at end of file\n';
+    put(name, 'one\ntwo\r\nthree\n');
+    const g = await lw(['grep', '-0', '-H', '']);
+    const before = tree(t.dir);
+    const r = await lw(['replace', '--rows', '-', '-0'], g.stdout);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(tree(t.dir)).toEqual(before);
+  });
+
   it('under --null, a decoration line that could begin the next path is refused when that file exists', async () => {
     put('q', 'k\n');
     put('r', 'k\nj\n');
