@@ -52,12 +52,19 @@ function pause(): void {
  */
 export function isTerminal(fd: number): boolean {
   try {
-    if (!fs.fstatSync(fd).isCharacterDevice()) return false;
+    const st = fs.fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    // Linux's memory devices (/dev/null, /dev/zero, /dev/full: major 1) are never terminals, and
+    // `> /dev/null` is common in scripts (and is where the benchmark sends output): 3 ms saved.
+    if (process.platform === 'linux' && ((st.rdev >> 8) & 0xfff) === MEMORY_DEVICES) return false;
   } catch {
     return false; // closed
   }
   return process.getBuiltinModule('node:tty').isatty(fd);
 }
+
+/** Linux's major device number of /dev/null, /dev/zero, /dev/full, /dev/random (Documentation/admin-guide/devices.txt). */
+const MEMORY_DEVICES = 1;
 
 /** A synchronous writer to a file descriptor; EPIPE becomes OutputClosed. Asks isTTY once. */
 export function fdSink(fd: number, isTTY: () => boolean): Sink {
