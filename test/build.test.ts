@@ -1,6 +1,6 @@
 // The shape of the bundle: what a plain run loads at start-up, and what only loads on demand.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,33 @@ describe('the bundle (npm run build)', () => {
     expect(loadedBy(['mcp']).sort()).toEqual(['cli.cjs', 'mcp-sdk.cjs']);
     for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt'], ['grep', 'alpha', 'crlf.txt'], ['grep', '-r', 'alpha', '.']]) {
       expect(loadedBy(args), args.join(' ')).not.toContain('mcp-sdk.cjs');
+    }
+  });
+});
+
+describe('the Node modules a run loads', () => {
+  /** Node's own modules a CLI run loaded, its standard output sent to `stdout`. */
+  function nodeModules(args: string[], stdout: 'ignore' | 'pipe'): string[] {
+    const bin = fileURLToPath(new URL('../bin/linewise.js', import.meta.url));
+    const cwd = fileURLToPath(new URL('../fixtures', import.meta.url));
+    const temp = mkdtempSync(join(tmpdir(), 'lw-modules-'));
+    try {
+      const report = join(temp, 'report.cjs');
+      writeFileSync(report, "process.on('exit', () => require('fs').writeSync(2, JSON.stringify(process.moduleLoadList)));\n");
+      const r = spawnSync(process.execPath, ['--require', report, bin, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', stdout, 'pipe'] });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stderr) as string[];
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
+  }
+
+  it('never loads node:tty (with net and the streams, 3 ms) for output to a pipe or to /dev/null', () => {
+    // stdio 'ignore' is /dev/null, a character device as a terminal is: told apart without node:tty
+    for (const out of ['ignore', 'pipe'] as const) {
+      for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt']]) {
+        expect(nodeModules(args, out), `${args.join(' ')} > ${out}`).not.toContain('NativeModule tty');
+      }
     }
   });
 });
