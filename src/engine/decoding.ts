@@ -9,7 +9,7 @@
 // not a change. With a decoding: expected rows that are not valid UTF-8 were read without it.
 
 import { isUtf8 } from 'node:buffer';
-import type { Expectation, Sorted } from '../core/edit-plan.js';
+import type { Edit, Expectation, Sorted } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
 import { ExpectStream } from '../core/expect-stream.js';
 import type { Mismatch, PatchResult } from '../core/patcher.js';
@@ -113,4 +113,19 @@ export function intoAsciiProblem(result: PatchResult, invalidAt: number, fileEnc
 
 function problem(message: string): LinewiseError {
   return new LinewiseError('decoding-mismatch', `${message}; nothing was written`);
+}
+
+/**
+ * Rows fed back under -a (raw bytes) into a file whose bytes look like UTF-16 or UTF-32 text
+ * without a byte order mark (`wide`): a raw line of such a file holds NUL bytes, a row read
+ * with `--encoding` holds none, and writing it would break the file's two- or four-byte units
+ * (an ASCII row made "a\0l\0" + "BETA\n" + "g\0", exit 0). The first row with no NUL, or undefined.
+ */
+export function narrowRowProblem(edits: Sorted<Edit>, wide: string): LinewiseError | undefined {
+  for (let i = 0; i < edits.length; i++) {
+    const e = edits.at(i);
+    if (e === undefined || e.row !== true || e.lines.some((l) => l.includes(0))) continue;
+    return problem(`${e.origin}: the file looks like ${wide.toUpperCase()} text without a byte order mark, and the row holds none of its NUL bytes: the rows were read with --encoding ${wide}; ${fix(wide, undefined)} instead of -a`);
+  }
+  return undefined;
 }

@@ -17,7 +17,7 @@ import { lineHash } from '../io/line-hash.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
 import { firstInvalidUtf8InFile, wideEncodingOfFile } from '../io/utf8-file.js';
 import { openText, type OpenedText, type TextOptions } from '../io/text.js';
-import { decodingProblem, intoAsciiProblem } from './decoding.js';
+import { decodingProblem, intoAsciiProblem, narrowRowProblem } from './decoding.js';
 import { expectations, type FilePlan, plannedEdits } from './plans.js';
 import { staleEditError } from './stale.js';
 
@@ -106,6 +106,11 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
   // (rows are never inserts)
   const needsFirstEol = [...plan.edits, ...(plan.fixed?.edits ?? [])].some((e) => e.start === 1 && e.end === 0);
   const firstLineEol = needsFirstEol ? lookAheadFirstEol(plan, o.source, textOptions) : undefined;
+  if (o.binary && o.encoding === undefined && plan.rows) {
+    const wide = wideEncodingOfFile(plan.target);
+    const narrow = wide && narrowRowProblem(plan.rows.edits(), wide);
+    if (narrow) throw withPath(narrow, plan.given);
+  }
   const t = open(plan, o.source, textOptions);
   let temp: TempFile | undefined;
   let fast: RangeReader | undefined;
