@@ -26,7 +26,7 @@ export interface Io {
   stdinReadable?: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** map the process's SIGINT, SIGTERM, SIGHUP and SIGQUIT to cancellation of a write (the real process only) */
+  /** map the process's SIGINT, SIGTERM, SIGHUP and SIGQUIT (and SIGXCPU, SIGALRM, SIGUSR2) to cancellation of a write (the real process only) */
   trapSignals?: boolean;
   /** cancels a write in progress (tests run the CLI in-process with one) */
   signal?: AbortSignal;

@@ -54,7 +54,7 @@ describe('signals during replace of a 256 MiB file', () => {
     hash = sha(big);
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGXCPU', 'SIGALRM', 'SIGUSR2'] as const) {
     it(`${signal}: the original intact byte for byte, no temporary file, and linewise dies by ${signal}`, async () => {
       const child = lw(['replace', 'big.log', '2', '--text', 'EDITED'], dir, true);
       const done = ended(child);
@@ -72,6 +72,17 @@ describe('signals during replace of a 256 MiB file', () => {
       expect(sha(big)).toBe(hash);
     });
   }
+
+  it('past the file size limit (ulimit -f, SIGXFSZ): exit 2, one line, the original intact, no temporary file', async () => {
+    const isJs = BIN.endsWith('.js');
+    const argv = [...(isJs ? [process.execPath, BIN] : [BIN]), 'replace', 'big.log', '2', '--text', 'EDITED'];
+    // 1 MiB (ulimit counts 1024-byte blocks): the temporary copy hits it at once
+    const child = spawn('sh', ['-c', 'ulimit -c 0; ulimit -f 1024; exec "$@"', 'sh', ...argv], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = await ended(child);
+    expect([r.code, r.signal, r.stderr]).toEqual([2, null, 'linewise: big.log: cannot write the new content (file too large); the file was left as it was\n']);
+    expect(fs.readdirSync(dir)).toEqual(['big.log']);
+    expect(sha(big)).toBe(hash);
+  });
 });
 
 describe('two replaces of one file at once', () => {
