@@ -37,8 +37,37 @@ const LOCK_WAIT_MS = 10_000;
 const FOREIGN_AGE_MS = 2_000;
 /** Entries looked at per round: a directory stuffed with names cannot make the lock read it all. */
 const ENTRIES_PER_ROUND = 64;
-/** An owner entry: `pid-<pid>-<16 hex digits>`. */
-const OWNER = /^pid-([1-9][0-9]{0,9})-[0-9a-f]{16}$/;
+/**
+ * An owner entry: `pid-<pid>-<16 hex digits>`, then `-<place>` where this process can tell its
+ * place (see `place`). An entry without one (a linewise before 0.2, or no /proc) is judged by
+ * its pid alone.
+ */
+const OWNER = /^pid-([1-9][0-9]{0,9})-[0-9a-f]{16}(?:-([0-9a-f]{1,48}))?$/;
+/**
+ * A holder in another place (another PID namespace: a container sharing the directory; another
+ * machine) cannot be probed: its pid means nothing here. It is taken for live while its entry is
+ * younger than this, then for gone. A lock is held only for a commit's check and rename
+ * (milliseconds), so only a holder stopped or stuck that long is taken over.
+ */
+const ELSEWHERE_STALE_MS = 30_000;
+
+/**
+ * Where this process's pids mean something: the kernel's boot (boot_id, one per machine and
+ * boot) and the inode of its PID namespace, as hex; undefined where Linux's /proc cannot tell.
+ */
+function place(): string | undefined {
+  if (placeOf === undefined) {
+    try {
+      const boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').replace(/[^0-9a-f]/g, '').slice(0, 16);
+      const ns = /^pid:\[([0-9]+)\]$/.exec(fs.readlinkSync('/proc/self/ns/pid'));
+      placeOf = boot.length === 16 && ns ? `${boot}${Number(ns[1]).toString(16)}` : null;
+    } catch {
+      placeOf = null;
+    }
+  }
+  return placeOf ?? undefined;
+}
+let placeOf: string | null | undefined;
 
 /** A lock held by this process. */
 export interface HeldLock {
@@ -136,7 +165,8 @@ export function releaseAllLocks(): void {
 function stage(target: EditTarget): { dir: string; entry: string } {
   const random = () => Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
   const dir = besideName(target, `.linewise-${random()}.lock-new`);
-  const entry = `pid-${process.pid}-${random()}`;
+  const here = place();
+  const entry = `pid-${process.pid}-${random()}${here === undefined ? '' : `-${here}`}`;
   try {
     fs.mkdirSync(fsPath(dir), 0o700);
     staged.add(dir);
@@ -207,7 +237,8 @@ function inspect(file: string, target: EditTarget): LockState {
     const owner = OWNER.exec(name);
     const pid = owner ? Number(owner[1]) : undefined;
     if (pid !== undefined) {
-      if (alive(pid)) live = pid;
+      const elsewhere = owner![2] !== undefined && owner![2] !== place();
+      if (elsewhere ? !staleElsewhere(path.join(file, name)) : alive(pid)) live = pid;
       else return { kind: 'takeover', entry: path.join(file, name) };
     } else if (old) removeForeign(path.join(file, name), file, target, 'an entry that is not an owner');
     else young = `an entry ${JSON.stringify(name)} that is not an owner`;
@@ -240,6 +271,12 @@ function statOrUndefined(file: string): fs.Stats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An entry of a holder in another place is older than ELSEWHERE_STALE_MS (or already gone). */
+function staleElsewhere(entry: string): boolean {
+  const st = statOrUndefined(entry);
+  return st === undefined || Math.abs(Date.now() - st.mtimeMs) > ELSEWHERE_STALE_MS;
 }
 
 /** The process `pid` exists (the probe sends no signal; EPERM: it exists, as another user). */

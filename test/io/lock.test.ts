@@ -56,7 +56,7 @@ describe('lock', () => {
     const h = await lock(resolveTarget(f, d));
     expect(h.path).toBe(path.join(fs.realpathSync(d), '.f.linewise.lock'));
     expect(fs.readdirSync(h.path)).toEqual([path.basename(h.entry)]);
-    expect(path.basename(h.entry)).toMatch(new RegExp(`^pid-${process.pid}-[0-9a-f]{16}$`));
+    expect(path.basename(h.entry)).toMatch(new RegExp(`^pid-${process.pid}-[0-9a-f]{16}-[0-9a-f]{17,}$`)); // the place: boot id and PID namespace
     unlock(h);
     expect(fs.readdirSync(d)).toEqual(['f']);
   });
@@ -104,6 +104,33 @@ describe('lock', () => {
     const ha = await a;
     expect(events).toEqual(['B holds', 'B releases', 'A holds']);
     unlock(ha);
+    expect(fs.readdirSync(d)).toEqual(['f']);
+  });
+
+  it('a holder in another PID namespace (a container sharing the directory) is not probed: waited for while young, taken over once old', async () => {
+    const { d, f } = withFile();
+    const l = path.join(d, '.f.linewise.lock');
+    fs.mkdirSync(l);
+    // a pid no process has here, from a place that is not ours: it used to be taken over at once
+    const entry = path.join(l, `pid-${deadPid()}-0123456789abcdef-00000000000000001`);
+    fs.writeFileSync(entry, '');
+    const e = await lock(resolveTarget(f, d), undefined, 30).catch((x: unknown) => x);
+    expect([(e as LinewiseError).code, (e as LinewiseError).exitCode]).toEqual(['locked', 3]);
+    expect(fs.readdirSync(l)).toEqual([path.basename(entry)]);
+    // 31 s old: stuck or gone (a lock is held for milliseconds), taken over at once
+    const old = new Date(Date.now() - 31_000);
+    fs.utimesSync(entry, old, old);
+    const h = await lock(resolveTarget(f, d), undefined, 0);
+    expect(fs.readdirSync(h.path)).toEqual([path.basename(h.entry)]);
+    unlock(h);
+    // an entry of this place (ours, as written by this process) is still judged by its pid
+    const ours = await lock(resolveTarget(f, d));
+    unlock(ours);
+    const mine = path.basename(ours.entry).replace(/^pid-[0-9]+-[0-9a-f]{16}/, `pid-${deadPid()}-0123456789abcdef`);
+    fs.mkdirSync(l);
+    fs.writeFileSync(path.join(l, mine), '');
+    const again = await lock(resolveTarget(f, d), undefined, 0);
+    unlock(again);
     expect(fs.readdirSync(d)).toEqual(['f']);
   });
 
