@@ -67,6 +67,11 @@ export interface GrepOptions extends ReadOptions {
    * inputs before PATH are not searched again; in PATH, rows up to LINE are not shown.
    */
   after?: string;
+  /**
+   * Each match replaced by this in the lines returned (`--replace`: `$1`, `${name}`, `$$` as in
+   * rg). The file is not changed: such lines, given to `replaceRows`, would write it.
+   */
+  replace?: string;
 }
 
 /** Options of {@link grepTo} beyond the library's. */
@@ -74,8 +79,6 @@ export interface GrepRunOptions extends GrepOptions {
   report?: GrepReport;
   /** each match its own row (`-o`); a reporter then receives `part` instead of `match` */
   onlyMatching?: boolean;
-  /** rows with each match replaced by this (`--replace`: `$1`, `${name}`, `$$` as in rg) */
-  replace?: string;
   /** rows name their file: true always (`-H`), false never; default when several inputs are searched */
   withFilename?: boolean;
   /** scanner buffer size (tests) */

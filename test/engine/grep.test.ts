@@ -1,5 +1,6 @@
 // The library's grep: the same lines, submatches, problems and status as `linewise grep`, compared
 // with the CLI's --json records and rows on the byte-exact fixtures, encodings included.
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Exit, grep, type GrepLine, type GrepOptions, LinewiseError } from '../../src/index.js';
 import { esc, fixture, FIXTURES, MARK, run, tempDir, writeTree } from '../helpers.js';
@@ -120,6 +121,16 @@ describe('grep', () => {
     const [latin] = (await grep('caf', fixture('latin1.txt'))).lines;
     expect(latin!.text).toBeUndefined();
     expect(esc(latin!.bytes)).toBe('caf\\xe9\\n');
+  });
+
+  it('replace (typed, as --replace): the lines returned with each match replaced, as the CLI prints them; the file unchanged', async () => {
+    const f = tmp.file('rep.txt', 'abc\r\nxbx\nno\n');
+    const options: GrepOptions = { replace: '<$0>' };
+    const r = await grep('b', [f], options);
+    expect(r.lines.map((l) => esc(l.bytes))).toEqual(['a<b>c\\r\\n', 'x<b>x\\n']);
+    const cli = await run(['grep', 'b', f, '--replace', '<$0>']);
+    expect(esc(cli.stdout)).toBe(esc('1\ta<b>c\r\n2\tx<b>x\n'));
+    expect(esc(readFileSync(f))).toBe(esc('abc\r\nxbx\nno\n'));
   });
 
   it('several patterns select a line when any matches; no match is status 1', async () => {
