@@ -4,7 +4,7 @@
 // The -i literal finder is in fold-case.ts.
 
 import { isAscii } from 'node:buffer';
-import { type BytePair, choosePair } from './literal-pairs.js';
+import { type BytePair, choosePair, pairAt } from './literal-pairs.js';
 import { pairSearch, type PairSearch } from './newlines.js';
 
 const LF = 10;
@@ -117,7 +117,7 @@ export class BytesFinder implements Finder {
     const buf = this.buf;
     const last = this.end - lit.length + 1; // the literal must lie wholly in the block
     for (let q = from; q < last; q++) {
-      q = search(q, last, pair.o1, pair.b1, pair.o2, pair.b2);
+      q = pairAt(search, pair, q, last);
       if (q === -1) return -1;
       let j = 0;
       while (j < lit.length && buf[q + j] === lit[j]) j++;

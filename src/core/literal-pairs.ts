@@ -8,12 +8,17 @@
 
 import type { PairSearch } from './newlines.js';
 
-/** Where the pair search looks: byte `b1` at offset `o1` of the literal and `b2` at `o2`. */
+/**
+ * Where the pair search looks: byte `b1` at offset `o1` of the literal and `b2` at `o2`, each
+ * byte of the text ORed with its mask first (0, or 0x20 for a letter under -i: either case).
+ */
 export interface BytePair {
   o1: number;
   b1: number;
+  m1: number;
   o2: number;
   b2: number;
+  m2: number;
 }
 
 /** A byte seen at most this often per 64 KiB is rare: indexOf from it is faster than the pair search. */
@@ -29,6 +34,7 @@ const COUNT_CAP = 256;
  * `sampled` bytes; candidates are counted in buf[start, end), through `search`.
  */
 export function choosePair(lit: Buffer, anchor: number, counts: Uint32Array, sampled: number, buf: Buffer, start: number, end: number, search: PairSearch): BytePair | undefined {
+  const at = (o1: number, o2: number): BytePair => ({ o1, b1: lit[o1]!, m1: 0, o2, b2: lit[o2]!, m2: 0 });
   if (lit.length < 2 || sampled === 0) return undefined;
   const perByte = counts[lit[anchor]!]! / sampled;
   if (perByte * 65536 <= RARE_PER_64K) return undefined;
@@ -39,9 +45,7 @@ export function choosePair(lit: Buffer, anchor: number, counts: Uint32Array, sam
   let fewest = perByte * (last - start) / 2; // a pair must at least halve the stops
   for (let i = 0; i < offsets.length; i++) {
     for (let j = i + 1; j < offsets.length; j++) {
-      const o1 = Math.min(offsets[i]!, offsets[j]!);
-      const o2 = Math.max(offsets[i]!, offsets[j]!);
-      const pair = { o1, b1: lit[o1]!, o2, b2: lit[o2]! };
+      const pair = at(Math.min(offsets[i]!, offsets[j]!), Math.max(offsets[i]!, offsets[j]!));
       const n = candidates(search, pair, start, last, Math.min(COUNT_CAP, Math.ceil(fewest)));
       if (n < fewest) {
         fewest = n;
@@ -55,6 +59,11 @@ export function choosePair(lit: Buffer, anchor: number, counts: Uint32Array, sam
 /** Positions in [start, last) where the pair is in place, counted up to `cap`. */
 function candidates(search: PairSearch, p: BytePair, start: number, last: number, cap: number): number {
   let n = 0;
-  for (let q = search(start, last, p.o1, p.b1, p.o2, p.b2); q !== -1 && n < cap; q = search(q + 1, last, p.o1, p.b1, p.o2, p.b2)) n++;
+  for (let q = pairAt(search, p, start, last); q !== -1 && n < cap; q = pairAt(search, p, q + 1, last)) n++;
   return n;
+}
+
+/** The first position in [from, last) where pair `p` is in place, or -1. */
+export function pairAt(search: PairSearch, p: BytePair, from: number, last: number): number {
+  return search(from, last, p.o1, p.b1, p.m1, p.o2, p.b2, p.m2);
 }
