@@ -63,6 +63,11 @@ export function pairSearch(buf: Uint8Array): PairSearch | undefined {
   };
 }
 
+/** `buf` lives in a kernel's memory: pairSearch(buf) is defined. */
+export function inKernel(buf: Uint8Array): boolean {
+  return pairs.has(buf.buffer as ArrayBuffer);
+}
+
 /** A kernel with its own small memory, for counting bytes that live elsewhere (copied in). */
 let scratch: NewlineCounter | null | undefined;
 
