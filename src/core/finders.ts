@@ -4,7 +4,7 @@
 // The -i literal finder is in fold-case.ts.
 
 import { isAscii } from 'node:buffer';
-import { type BytePair, choosePair } from './literal-pairs.js';
+import { type BytePair, choosePair, pairAt } from './literal-pairs.js';
 import { pairSearch, type PairSearch } from './newlines.js';
 
 const LF = 10;
@@ -17,6 +17,9 @@ export interface Finder {
   /** a line the finder points at matches for sure (no need to test it) */
   exact: boolean;
 }
+
+/** Each byte with A-Z lower-cased: what -i's literal search compares (the "fold" kernel's map). */
+const ASCII_LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b));
 
 /** Bytes of text sampled for the anchor choice: enough to tell rare bytes from common ones. */
 const SAMPLE_BYTES = 1 << 16;
@@ -33,6 +36,11 @@ const SAMPLE_BYTES = 1 << 16;
  * sample until then. Counting every file's first block cost more than searching a small file.
  * A literal without a rare byte is searched by two of its bytes instead, with a SIMD kernel
  * (literal-pairs.ts), where the block lives in a kernel's memory (a scanner's buffer).
+ *
+ * `fold` (-i, for FoldFinder): the literals are lower-case and match ignoring ASCII case. Bytes
+ * are counted case-folded and every literal gets a pair, whose search and check fold case in
+ * place; until then (the sample), and where a block is not in a kernel's memory, FoldFinder
+ * hands it a lower-cased copy, which indexOf searches as it is.
  */
 export class BytesFinder implements Finder {
   readonly exact: boolean;
@@ -49,16 +57,24 @@ export class BytesFinder implements Finder {
   private readonly pairs: Array<BytePair | undefined>;
   /** the pair search over the current block, when it lives in a kernel's memory */
   private search: PairSearch | undefined;
+  /** fold: the pairs are chosen, so a block in a kernel's memory is searched as it is (no copy) */
+  private inPlace = false;
 
   constructor(
     private readonly literals: Buffer[],
     pure: boolean,
+    private readonly fold = false,
   ) {
     this.at = literals.map(() => -2);
     this.exact = pure;
     this.anchors = literals.map(() => 0);
     this.tails = literals;
     this.pairs = literals.map(() => undefined);
+  }
+
+  /** Under `fold`: a block in a kernel's memory may be handed over as it is, not lower-cased. */
+  get foldsInPlace(): boolean {
+    return this.inPlace;
   }
 
   reset(buf: Buffer, start: number, end: number): void {
@@ -73,7 +89,8 @@ export class BytesFinder implements Finder {
   private sample(buf: Buffer, start: number, end: number): void {
     const counts = this.counts!;
     const stop = Math.min(end, start + (SAMPLE_BYTES - this.sampled));
-    for (let i = start; i < stop; i++) counts[buf[i]!]! += 1;
+    if (this.fold) for (let i = start; i < stop; i++) counts[ASCII_LOWER[buf[i]!]!]! += 1;
+    else for (let i = start; i < stop; i++) counts[buf[i]!]! += 1;
     this.sampled += stop - start;
     for (let k = 0; k < this.literals.length; k++) {
       const lit = this.literals[k]!;
@@ -86,8 +103,9 @@ export class BytesFinder implements Finder {
     // The sample is complete: a literal with no rare byte gets a pair of bytes, counted on this block.
     if (this.search !== undefined) {
       for (let k = 0; k < this.literals.length; k++) {
-        this.pairs[k] = choosePair(this.literals[k]!, this.anchors[k]!, counts, this.sampled, buf, start, end, this.search);
+        this.pairs[k] = choosePair(this.literals[k]!, this.anchors[k]!, counts, this.sampled, buf, start, end, this.search, this.fold);
       }
+      this.inPlace = this.fold && this.pairs.every((p) => p !== undefined);
     }
     this.counts = null;
   }
@@ -117,10 +135,11 @@ export class BytesFinder implements Finder {
     const buf = this.buf;
     const last = this.end - lit.length + 1; // the literal must lie wholly in the block
     for (let q = from; q < last; q++) {
-      q = search(q, last, pair.o1, pair.b1, pair.o2, pair.b2);
+      q = pairAt(search, pair, q, last);
       if (q === -1) return -1;
       let j = 0;
-      while (j < lit.length && buf[q + j] === lit[j]) j++;
+      if (this.fold) while (j < lit.length && ASCII_LOWER[buf[q + j]!] === lit[j]) j++;
+      else while (j < lit.length && buf[q + j] === lit[j]) j++;
       if (j === lit.length) return q;
     }
     return -1;

@@ -2,7 +2,7 @@
 // ASCII case only (foldSafe), and the finder that searches them (FoldFinder). The pattern itself
 // folds case with the RegExp `i` flag (pattern.ts).
 
-import { asciiFolder, type AsciiFolder, FOLD_SIZE, foldUser } from './newlines.js';
+import { asciiFolder, type AsciiFolder, FOLD_SIZE, foldUser, inKernel } from './newlines.js';
 import { BytesFinder, type Finder } from './finders.js';
 
 /**
@@ -17,12 +17,16 @@ export function foldSafe(cp: number): boolean {
 const KS = new Set([0x4b, 0x53, 0x6b, 0x73]);
 
 /**
- * ASCII case-insensitive. With WebAssembly SIMD: the block is copied into a scratch buffer, its
- * ASCII letters lower-cased there by a SIMD kernel, and the lower-cased literals found with
- * Buffer.indexOf (from their rarest byte, as BytesFinder): positions are the block's own.
- * Without it, or for a block larger than the scratch buffer (a long line): the block read as
- * latin1 (one character per byte) and a non-Unicode `gi` RegExp of the literals, which folds
- * ASCII only. The literals hold foldSafe characters only.
+ * ASCII case-insensitive, three ways. With WebAssembly SIMD, once the first 64 KiB are sampled
+ * and the block lives in a kernel's memory (a scanner's buffer): in place, by two bytes of each
+ * literal whose letters match either case (BytesFinder's pair search, folding). Before that, or
+ * for a block elsewhere: the block copied into a scratch buffer, its ASCII letters lower-cased
+ * there by a SIMD kernel, and the lower-cased literals found there (from their rarest byte, as
+ * BytesFinder): positions are the block's own. The copy and the fold cost more than the search
+ * (in place, `-i 'NAÏVE RÉSUMÉ'` over a 256 MiB log took 215 ms, not 236). Without SIMD, or for
+ * a block larger than the scratch buffer and not in a kernel's memory (a long line): the block
+ * read as latin1 (one character per byte) and a non-Unicode `gi` RegExp of the literals, which
+ * folds ASCII only. The literals hold foldSafe characters only.
  */
 export class FoldFinder implements Finder {
   readonly exact = false;
@@ -33,14 +37,15 @@ export class FoldFinder implements Finder {
   private readonly re: RegExp;
   private readonly lower: BytesFinder;
   private buf!: Buffer;
-  /** the block is in the folder (not in `text`) */
-  private folded = false;
+  /** how the block is searched: in place, in the folder (a copy), or as `text` */
+  private way: 'place' | 'folder' | 'text' = 'text';
 
   constructor(literals: Buffer[]) {
     this.re = new RegExp(literals.map((l) => l.toString('latin1').replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'), 'gi');
     this.lower = new BytesFinder(
       literals.map((l) => Buffer.from(l.toString('latin1').toLowerCase(), 'latin1')),
       false,
+      true,
     );
   }
 
@@ -49,12 +54,16 @@ export class FoldFinder implements Finder {
     this.start = start;
     this.end = end;
     this.at = -2;
+    this.text = '';
+    if (this.lower.foldsInPlace && inKernel(buf)) {
+      this.way = 'place';
+      this.lower.reset(buf, start, end);
+      return;
+    }
     const folder = end - start <= FOLD_SIZE ? asciiFolder() : undefined;
-    this.folded = folder !== undefined;
-    if (folder !== undefined) {
-      this.text = '';
-      this.load(folder);
-    } else this.text = buf.toString('latin1', start, end);
+    this.way = folder === undefined ? 'text' : 'folder';
+    if (folder !== undefined) this.load(folder);
+    else this.text = buf.toString('latin1', start, end);
   }
 
   /** Copies the block into the folder and lower-cases it; the folder's offsets are `start`-based. */
@@ -67,7 +76,11 @@ export class FoldFinder implements Finder {
 
   next(from: number): number {
     if (this.at === -1 || this.at >= from) return this.at;
-    if (this.folded) {
+    if (this.way === 'place') {
+      this.at = this.lower.next(from);
+      return this.at;
+    }
+    if (this.way === 'folder') {
       if (foldUser.current !== this) this.load(asciiFolder()!); // another search used the scratch
       const p = this.lower.next(from - this.start);
       this.at = p === -1 ? -1 : p + this.start;

@@ -40,10 +40,12 @@ export function releaseNewlineCounter(c: NewlineCounter): void {
 const folds = new WeakMap<ArrayBuffer, (start: number, end: number) => void>();
 
 /**
- * The first position q in [start, end) where byte `b1` is at q + `o1` and `b2` at q + `o2`, or -1.
- * The bytes read reach end + max(o1, o2) + 15: within the buffer, or the page after it.
+ * The first position q in [start, end) where byte `b1` is at q + `o1` and `b2` at q + `o2`, or -1;
+ * each byte ORed with its mask first (`m1`, `m2`: 0, or 0x20 with a lower-case letter to find
+ * either case of it). The bytes read reach end + max(o1, o2) + 15: within the buffer, or the page
+ * after it.
  */
-export type PairSearch = (start: number, end: number, o1: number, b1: number, o2: number, b2: number) => number;
+export type PairSearch = (start: number, end: number, o1: number, b1: number, m1: number, o2: number, b2: number, m2: number) => number;
 const pairs = new WeakMap<ArrayBuffer, PairSearch>();
 
 /**
@@ -55,10 +57,15 @@ export function pairSearch(buf: Uint8Array): PairSearch | undefined {
   const pair = pairs.get(buf.buffer as ArrayBuffer);
   if (pair === undefined) return undefined;
   const at = buf.byteOffset;
-  return at === 0 ? pair : (start, end, o1, b1, o2, b2) => {
-    const q = pair(start + at, end + at, o1, b1, o2, b2);
+  return at === 0 ? pair : (start, end, o1, b1, m1, o2, b2, m2) => {
+    const q = pair(start + at, end + at, o1, b1, m1, o2, b2, m2);
     return q === -1 ? -1 : q - at;
   };
+}
+
+/** `buf` lives in a kernel's memory: pairSearch(buf) is defined. */
+export function inKernel(buf: Uint8Array): boolean {
+  return pairs.has(buf.buffer as ArrayBuffer);
 }
 
 /** A kernel with its own small memory, for counting bytes that live elsewhere (copied in). */

@@ -70,6 +70,30 @@ describe('BytesFinder in a kernel\'s memory (a scanner\'s buffer)', () => {
   });
 });
 
+describe('choosePair under -i (fold)', () => {
+  it('always gives a pair, counted on case-folded bytes, masking letters only', () => {
+    const kernel = simdNewlineCounter(1 << 17)!;
+    const log = Buffer.from('svc=api-1 REQ=3c6ef362 status 125\nsvc=api-2 req=ffa0 Status 253\n'.repeat(200)); // under the count's cap
+    kernel.buffer.set(log, 0);
+    const counts = new Uint32Array(256);
+    for (const b of log) counts[b >= 0x41 && b <= 0x5a ? b | 0x20 : b]! += 1;
+    const search = pairSearch(kernel.buffer)!;
+    // "z" is rare: case-sensitive, indexOf searches from it; folding in place needs a pair still
+    const zebra = Buffer.from('zebra=');
+    expect(choosePair(zebra, 0, counts, log.length, kernel.buffer, 0, log.length, search)).toBeUndefined();
+    const pair = choosePair(zebra, 0, counts, log.length, kernel.buffer, 0, log.length, search, true)!;
+    expect(pair).toBeDefined();
+    expect([pair.m1, pair.m2]).toEqual([pair.b1, pair.b2].map((b) => (b === 0x3d ? 0 : 0x20)));
+    // " req=" on every line, in either case: the pair is counted folded, and found there
+    const req = choosePair(Buffer.from(' req=f'), 1, counts, log.length, kernel.buffer, 0, log.length, search, true)!;
+    expect(req.o2).toBe(5); // "f" after "req=" is on one line in two; every other pair is on every line
+    // one byte, paired with itself; a block too short to count on: the two rarest bytes
+    expect(choosePair(Buffer.from('q'), 0, counts, log.length, kernel.buffer, 0, log.length, search, true)).toEqual({ o1: 0, b1: 0x71, m1: 0x20, o2: 0, b2: 0x71, m2: 0x20 });
+    const short = choosePair(Buffer.from('1 req'), 0, counts, log.length, kernel.buffer, 0, 3, search, true)!;
+    expect([short.o1, short.o2]).toEqual([0, 2]);
+  });
+});
+
 describe('BlockFinder', () => {
   const lines = (s: string) => Buffer.from(s, 'latin1');
 

@@ -49,7 +49,7 @@ describe('the SIMD newline counter', () => {
     const c = simdNewlineCounter(1 << 16)!;
     const pair = pairSearch(c.buffer)!;
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(300), fc.nat(7), fc.nat(7), fc.nat(3), fc.nat(3), (raw, from, d1, d2, x, y) => {
+      fc.property(fc.uint8Array({ maxLength: 300, size: 'max' }), fc.nat(300), fc.nat(7), fc.nat(7), fc.nat(3), fc.nat(3), (raw, from, d1, d2, x, y) => {
         // a small alphabet, so both bytes are often in place
         const bytes = raw.map((b) => 97 + (b % 4));
         c.buffer.set(bytes, 0);
@@ -58,9 +58,44 @@ describe('the SIMD newline counter', () => {
         const start = Math.min(from, end);
         let want = -1;
         for (let q = start; q < end && want === -1; q++) if (bytes[q + o1] === 97 + x && bytes[q + o2] === 97 + y) want = q;
-        expect(pair(start, end, o1, 97 + x, o2, 97 + y)).toBe(want);
+        expect(pair(start, end, o1, 97 + x, 0, o2, 97 + y, 0)).toBe(want);
       }),
     );
+  });
+
+  it('property: pair with masks finds either case of a letter and nothing else: "@" is not "`", "[" is not "{"', () => {
+    const c = simdNewlineCounter(1 << 16)!;
+    const pair = pairSearch(c.buffer)!;
+    // bytes one 0x20 apart, letters and not: only a letter's mask is 0x20
+    const ALPHABET = [...Buffer.from('aAbB@`[{kK', 'latin1'), 0xc1, 0xe1];
+    const lowerLetter = (b: number) => b >= 0x61 && b <= 0x7a;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ALPHABET), { maxLength: 300, size: 'max' }), fc.nat(300), fc.nat(7), fc.nat(7), fc.constantFrom(...ALPHABET), fc.constantFrom(...ALPHABET), fc.boolean(), (bytes, from, d1, d2, x, y, fold) => {
+        c.buffer.set(bytes, 0);
+        const [o1, o2] = [Math.min(d1, d2), Math.max(d1, d2)];
+        const m1 = fold && lowerLetter(x) ? 0x20 : 0;
+        const m2 = fold && lowerLetter(y) ? 0x20 : 0;
+        const end = Math.max(0, bytes.length - o2);
+        const start = Math.min(from, end);
+        const either = (b: number, want: number, m: number) => b === want || (m !== 0 && b === want - 0x20);
+        let want = -1;
+        for (let q = start; q < end && want === -1; q++) if (either(bytes[q + o1]!, x, m1) && either(bytes[q + o2]!, y, m2)) want = q;
+        expect(pair(start, end, o1, x, m1, o2, y, m2)).toBe(want);
+      }),
+    );
+  });
+
+  it('pair finds a hit at every place of a 16-byte vector, across two vectors and in the tail past the last', () => {
+    const c = simdNewlineCounter(1 << 16)!;
+    const pair = pairSearch(c.buffer)!;
+    for (let at = 0; at < 50; at++) {
+      c.buffer.fill(0x78, 0, 64); // "x"
+      c.buffer[at] = 0x51; // "Q": o1 = 0, found as "q" with the mask
+      c.buffer[at + 9] = 0x5a; // "Z": o2 = 9, so the two bytes often lie in two vectors
+      expect(pair(0, 50, 0, 0x71, 0x20, 9, 0x7a, 0x20)).toBe(at);
+      expect(pair(0, 50, 0, 0x71, 0, 9, 0x7a, 0)).toBe(-1); // neither is "q" or "z" without the mask
+      expect(pair(0, at, 0, 0x71, 0x20, 9, 0x7a, 0x20)).toBe(-1); // end is exclusive
+    }
   });
 
   it('is built from newlines.wat as committed', async () => {
