@@ -2,6 +2,7 @@
 // patcher keeps those), so a dry run of a one-line edit in a huge file stays small in memory.
 
 import { structuredPatch } from 'diff';
+import type { EditResult } from '../core/edit-results.js';
 import type { PatchResult } from '../core/patcher.js';
 
 const CONTEXT = 3;
@@ -28,6 +29,9 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
     }
     // The region as lines marked ' ' (kept), '-' (an edit's old line) and '+' (its new line).
     const marked: string[] = [];
+    const added = (r: EditResult) => {
+      for (const l of linesOf(r.output.toString('latin1'))) marked.push(`+${l}`);
+    };
     let k = i;
     for (let n = lo; n <= hi; n++) {
       let replaced = false;
@@ -36,16 +40,16 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
         k++;
         if (r.removed > 0) {
           for (let m = n; m <= r.edit.end; m++) marked.push(`-${old(m)}`);
-          for (const l of linesOf(r.output.toString('latin1'))) marked.push(`+${l}`);
+          added(r);
           n = r.edit.end;
           replaced = true;
           break;
         }
-        for (const l of linesOf(r.output.toString('latin1'))) marked.push(`+${l}`);
+        added(r);
       }
       if (!replaced) marked.push(` ${old(n)}`);
     }
-    for (; k < j; k++) for (const l of linesOf(edits.at(k)!.output.toString('latin1'))) marked.push(`+${l}`); // appended after the last line
+    for (; k < j; k++) added(edits.at(k)!); // appended after the last line
     const newLo = lo + delta;
     for (let m = i; m < j; m++) delta += edits.at(m)!.added - edits.at(m)!.removed;
     text += regionHunks(marked, lo, newLo);
@@ -64,10 +68,9 @@ const MINIMAL_UP_TO = 2000;
 
 /** The hunks of one region (its lines marked by unifiedDiff), the old starting at line `lo`, the new at `newLo`. */
 function regionHunks(marked: readonly string[], lo: number, newLo: number): string {
-  const before = marked.filter((l) => l[0] !== '+').map((l) => l.slice(1)).join('');
-  const after = marked.filter((l) => l[0] !== '-').map((l) => l.slice(1)).join('');
   const changed = marked.reduce((n, l) => n + (l[0] === ' ' ? 0 : 1), 0);
-  const patch = changed <= MINIMAL_UP_TO ? structuredPatch('', '', before, after, '', '', { context: CONTEXT }) : undefined;
+  const side = (skip: string) => marked.filter((l) => l[0] !== skip).map((l) => l.slice(1)).join('');
+  const patch = changed <= MINIMAL_UP_TO ? structuredPatch('', '', side('+'), side('-'), '', '', { context: CONTEXT }) : undefined;
   let text = '';
   if (patch !== undefined) {
     for (const h of patch.hunks) {

@@ -39,7 +39,7 @@ const FOREIGN_AGE_MS = 2_000;
 const ENTRIES_PER_ROUND = 64;
 /**
  * An owner entry: `pid-<pid>-<16 hex digits>`, then `-<place>` where this process can tell its
- * place (see `place`). An entry without one (a linewise before 0.2, or no /proc) is judged by
+ * place (see `place`). An entry without one (an older linewise, or no /proc) is judged by
  * its pid alone.
  */
 const OWNER = /^pid-([1-9][0-9]{0,9})-[0-9a-f]{16}(?:-([0-9a-f]{1,48}))?$/;
