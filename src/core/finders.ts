@@ -19,7 +19,7 @@ export interface Finder {
 }
 
 /** Each byte with A-Z lower-cased: what -i's literal search compares (the "fold" kernel's map). */
-const ASCII_LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b));
+export const ASCII_LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b));
 
 /** Bytes of text sampled for the anchor choice: enough to tell rare bytes from common ones. */
 const SAMPLE_BYTES = 1 << 16;

@@ -225,7 +225,7 @@ export class Patcher {
     if (eol === '\n') this.lf++;
     else if (eol === '\r\n') this.crlf++;
     if (this.gathering) {
-      const whole = Buffer.from(this.gatherer.take()); // kept past the next line: a copy
+      const whole = this.gatherer.take(); // a buffer of its own: kept past the next line
       const x = this.expect.peek() === n ? this.expect.take() : undefined;
       if (x && !expectationHolds(x, whole, this.opts.anchorOf)) this.mismatches.push({ line: n, origin: x.origin, current: whole });
       const suspect = this.undecoded.length === 0 ? this.suspectRow(n) : undefined;

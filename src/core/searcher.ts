@@ -13,6 +13,7 @@ import { countLF } from './newlines.js';
 import { LinewiseError } from './errors.js';
 import type { Finder } from './finders.js';
 import { finderFor } from './finder-choice.js';
+import { LiteralWatch } from './literal-watch.js';
 import { LineGatherer } from './pieces.js';
 import type { PieceVisitor } from './lines.js';
 import { terminatorLength } from './terminators.js';
@@ -89,6 +90,12 @@ export class LineSearcher {
   private readonly kept: BeforeContext;
   /** pieces of a line longer than the scanner's buffer (made at the first such line) */
   private gatherer: LineGatherer | undefined;
+  /**
+   * On the candidate path, with required literals: whether the line being gathered holds one, so
+   * a long line that cannot match is dropped as its pieces end, never joined (made at the first
+   * such line)
+   */
+  private watch: LiteralWatch | undefined;
   /** the current line is longer than maxLine: its pieces are passed over */
   private skipping = false;
   private readonly onNote: ((message: string) => void) | undefined;
@@ -135,8 +142,14 @@ export class LineSearcher {
     if (!ends || (this.gatherer !== undefined && this.gatherer.length > 0)) {
       if (!this.gather(buf, start, end)) return ends ? (this.skipped(), !this.done) : true;
       if (!ends) return true;
-      const whole = this.pieces.take(); // a huge line's buffer is let go
-      this.block(whole, 0, whole.length);
+      if (this.watch !== undefined && !this.watch.seen) {
+        this.pieces.clear(); // no literal in it: it cannot match
+        if (this.countLines) this.line++;
+      } else {
+        const whole = this.pieces.take();
+        this.block(whole, 0, whole.length);
+      }
+      this.watch?.reset();
     } else this.block(buf, start, end);
     return !this.done;
   }
@@ -150,10 +163,15 @@ export class LineSearcher {
   private gather(buf: Buffer, start: number, end: number): boolean {
     if (this.pieces.length + (end - start) > this.maxLine) {
       this.skipping = true;
-      this.pieces.release();
+      this.pieces.clear();
+      this.watch?.reset();
       return false;
     }
+    if (this.pieces.length === 0 && this.candidatePath && this.pattern.literals !== undefined) {
+      this.watch ??= new LiteralWatch(this.pattern.literals, this.pattern.literalsFoldCase);
+    }
     this.pieces.add(buf, start, end);
+    this.watch?.add(buf, start, end);
     return true;
   }
 

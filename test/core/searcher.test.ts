@@ -160,6 +160,23 @@ describe('LineSearcher', () => {
     expect(notes).toEqual(Array(3).fill('line 2 is longer than 100 bytes: not searched (the search goes on after it)'));
   });
 
+  it('passes over a long line without the literal piece by piece, and finds one cut between any two pieces', async () => {
+    // 16-byte buffer: the 100-byte lines arrive in pieces; the literal starts at every offset in turn
+    const filler = (n: number) => 'y'.repeat(n);
+    for (let at = 0; at <= 94; at++) {
+      const input = Buffer.from(`short\n${filler(100)}\n${filler(at)}needle${filler(94 - at)}\r\nafter needle\n`);
+      const hit = `3:${filler(at)}needle${filler(94 - at)}\\r\\n`;
+      expect(await search(input, ['needle'], { fixed: true }, {}, [7], 16)).toEqual([hit, '4:after needle\\n']);
+      expect(await search(input, ['NEEDLE'], { fixed: true, ignoreCase: true }, {}, [16], 16)).toEqual([hit, '4:after needle\\n']);
+      // a regex with the literal: the whole line is tested once its pieces hold it
+      expect(await search(input, ['ne+dley*$'], {}, {}, [5], 16)).toEqual([hit, '4:after needle\\n']);
+    }
+    // no literal in any long line: every one is dropped, and the numbers after them are right
+    const none = Buffer.from(`${filler(300)}\n${filler(40)}\nneedle\n${filler(70)}`);
+    expect(await search(none, ['needle'], { fixed: true }, {}, [9], 16)).toEqual(['3:needle\\n']);
+    expect(await search(none, ['needle|yy$'], {}, {}, [9], 16)).toEqual([`1:${filler(300)}\\n`, `2:${filler(40)}\\n`, '3:needle\\n', `4:${filler(70)}`]);
+  });
+
   it('stops reading once -m is reached and its trailing context printed', async () => {
     const input = Buffer.from('m1\nm2\nc\nm3\n');
     expect(await search(input, ['m'], {}, { maxCount: 1, after: 1 }, [64], 64)).toEqual(['--', '1:m1\\n', '2-m2\\n']);
