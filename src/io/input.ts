@@ -2,7 +2,7 @@
 // (directories, devices, sockets) is refused with one clear message before a byte is read.
 
 import * as fs from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 import { fsPath } from '../core/path-names.js';
@@ -139,15 +139,27 @@ function positionalReader(fd: number, name: string, start: number, end: number):
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
  */
+/** A POSIX path that path.resolve would change: "//", a "." or ".." part, or a trailing "/". */
+const UNNORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+/**
+ * `p` against `cwd`, as path.resolve gives it; an absolute, normalized POSIX path (every walked
+ * file's) as it is, since resolve would split and join it again only to give the same string:
+ * it was the largest allocation of a tree search.
+ */
+export function resolvePath(cwd: string, p: string): string {
+  return sep === '/' && p.startsWith('/') && !UNNORMAL.test(p) ? p : resolve(cwd, p);
+}
+
 export function openInput(path: string, io: InputSource): Input {
   if (path === '-') {
     return { name: '-', read: waiting(io.stdin, io.beforeWait), size: undefined, close() {} };
   }
-  const cached = io.files?.open(resolvePath(io.cwd, path), path);
-  if (cached !== undefined) return cached;
-  let fd: number;
   // Relative to the source's working directory (the process's own, except in tests and servers).
   const abs = resolvePath(io.cwd, path);
+  const cached = io.files?.open(abs, path);
+  if (cached !== undefined) return cached;
+  let fd: number;
   try {
     // fsPath: a walked name that is not UTF-8 is opened by its own bytes, never by a look-alike.
     fd = fs.openSync(fsPath(abs), io.confine === undefined ? 'r' : OPEN_NOW);

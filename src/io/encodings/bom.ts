@@ -26,10 +26,17 @@ export function bomOf(canonical: string): Buffer {
 /** Whether `head` (a file's first bytes) starts with the byte order mark of `canonical`. */
 export function startsWithBom(head: Uint8Array, canonical: string): boolean {
   const mark = BOMS.get(canonical);
-  return mark !== undefined && head.length >= mark.length && mark.equals(head.subarray(0, mark.length));
+  if (mark === undefined || head.length < mark.length) return false;
+  for (let i = 0; i < mark.length; i++) if (head[i] !== mark[i]) return false;
+  return true;
 }
+
+/** First bytes of the marks: a file that starts with none of them (most do) is looked at no further. */
+const FIRST = new Set([...BOMS.values()].map((m) => m[0]!));
 
 /** The encoding whose byte order mark `head` starts with, if any (`utf8`, `utf16le`, `utf32be`, ...). */
 export function markOf(head: Uint8Array): string | undefined {
+  // (Runs once per file of a walk: the bytes are compared in place, no view made of them.)
+  if (head.length === 0 || !FIRST.has(head[0]!)) return undefined;
   return DETECTED.find((c) => startsWithBom(head, c));
 }
