@@ -13,6 +13,11 @@ const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
+// grep only: V8's young generation kept at its first size (src/cli/heap.ts says why; the
+// standalone binary calls that). Set before the bundle is compiled, and part of the cache's key.
+const heapFlag = process.argv[2] === 'grep' ? '--semi-space-growth-factor=1' : '';
+if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(heapFlag);
+
 /** dist/ scripts already run, by path: a file required twice is one module */
 const loaded = new Map();
 /** the caches to write once the command is done, so they hold the functions it compiled */
@@ -62,7 +67,7 @@ function lstat(p) {
 function cacheFile(file) {
   const d = cacheDir();
   if (d === undefined) return undefined;
-  const key = [file, process.version, process.arch, ...process.execArgv, process.env.NODE_OPTIONS ?? ''].join('\0');
+  const key = [file, process.version, process.arch, ...process.execArgv, heapFlag, process.env.NODE_OPTIONS ?? ''].join('\0');
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return path.join(d, `${path.basename(file)}-${(h >>> 0).toString(16)}`);

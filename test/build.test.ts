@@ -115,4 +115,9 @@ describe('the Node modules a run loads', () => {
       }
     }
   });
+
+  it('loads node:v8 for grep only, to keep its young generation at its first size (src/cli/heap.ts)', () => {
+    expect(nodeModules(['grep', '-c', '-F', 'beta', 'crlf.txt'], 'pipe').filter((m) => m === 'NativeModule v8')).toEqual(['NativeModule v8']);
+    for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt']]) expect(nodeModules(args, 'pipe')).not.toContain('NativeModule v8');
+  });
 });

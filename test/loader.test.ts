@@ -48,7 +48,8 @@ describe('the loader (bin/linewise.js) and its code cache', () => {
     const dir = cacheDirOf(temp);
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     const files = cacheFiles(temp);
-    expect(files.map((f) => f.replace(/-[0-9a-f]+$/, ''))).toEqual(['cli.cjs', 'iconv-lite.cjs', 'regexpp.cjs']);
+    // grep runs under a V8 flag of its own (src/cli/heap.ts), which V8 checks a cache against: its own cli.cjs cache
+    expect(files.map((f) => f.replace(/-[0-9a-f]+$/, ''))).toEqual(['cli.cjs', 'cli.cjs', 'iconv-lite.cjs', 'regexpp.cjs']);
     for (const f of files) expect(fs.statSync(path.join(dir, f)).mode & 0o777, f).toBe(0o600);
     const before = files.map((f) => fs.statSync(path.join(dir, f)).mtimeMs);
     for (const [i, args] of ARGS.entries()) expect(run(bin, temp, args)).toEqual(expected[i]);
