@@ -2,6 +2,9 @@
 // binary's entry calls this before main (bin/linewise.js does the same before it loads the bundle,
 // whose code cache V8 checks against the flags); a host that runs main or the library keeps its own.
 
+/** The flag (bin/linewise.js spells it too). */
+const HEAP_FLAG = '--semi-space-growth-factor=1';
+
 /**
  * V8 doubles its young generation whenever more bytes survived scavenges since it last grew than
  * it holds. A tree search keeps each directory's sorted listing alive across scavenges, so over a
@@ -11,9 +14,6 @@
  * grow the space, so setting it at run time takes effect. Only for grep, the one command that
  * walks trees; node:v8 is loaded only then (it pulls in Node's streams, about 1 ms).
  */
-/** The flag (bin/linewise.js spells it too). */
-const HEAP_FLAG = '--semi-space-growth-factor=1';
-
 export function tuneHeap(argv: readonly string[]): void {
   if (argv[0] !== 'grep') return;
   const v8 = process.getBuiltinModule?.('node:v8') as typeof import('node:v8') | undefined;
