@@ -63,6 +63,18 @@ export function pairSearch(buf: Uint8Array): PairSearch | undefined {
   };
 }
 
+/** How many times a byte is in [start, end) of a buffer. */
+export type ByteCount = (start: number, end: number, byte: number) => number;
+const byteCounts = new WeakMap<ArrayBuffer, ByteCount>();
+
+/** The SIMD byte count over `buf` when it lives in a kernel's memory (as pairSearch), else undefined. */
+export function byteCount(buf: Uint8Array): ByteCount | undefined {
+  const bytes = byteCounts.get(buf.buffer as ArrayBuffer);
+  if (bytes === undefined) return undefined;
+  const at = buf.byteOffset;
+  return at === 0 ? bytes : (start, end, byte) => bytes(start + at, end + at, byte);
+}
+
 /** `buf` lives in a kernel's memory: pairSearch(buf) is defined. */
 export function inKernel(buf: Uint8Array): boolean {
   return pairs.has(buf.buffer as ArrayBuffer);
@@ -128,6 +140,7 @@ export function simdNewlineCounter(size: number): NewlineCounter | undefined {
   kernels.set(memory.buffer, count);
   folds.set(memory.buffer, instance.exports.fold as (start: number, end: number) => void);
   pairs.set(memory.buffer, instance.exports.pair as PairSearch);
+  byteCounts.set(memory.buffer, instance.exports.bytes as ByteCount);
   return { buffer, count };
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEWLINES_WASM } from '../../src/core/newlines-wasm.js';
-import { asciiFolder, countByIndexOf, countLF, pairSearch, simdNewlineCounter } from '../../src/core/newlines.js';
+import { asciiFolder, byteCount, countByIndexOf, countLF, pairSearch, simdNewlineCounter } from '../../src/core/newlines.js';
 import { compileWat, render } from '../../scripts/build-wasm.mjs';
 
 describe('the SIMD newline counter', () => {
@@ -24,6 +24,27 @@ describe('the SIMD newline counter', () => {
         },
       ),
     );
+  });
+
+  it('counts any byte as a loop does (byteCount), in place and through a view at an offset, none outside a kernel', () => {
+    const c = simdNewlineCounter(1 << 16)!;
+    const view = c.buffer.subarray(100);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 9000 }), fc.nat({ max: 9000 }), fc.nat({ max: 9000 }), fc.integer({ min: 0, max: 255 }), (raw, a, b, byte) => {
+        // few byte values, so every byte counted is frequent, runs of 255+ included
+        const bytes = raw.map((x) => byte ^ (x & 3));
+        view.set(bytes, 0);
+        const start = Math.min(a, b, bytes.length);
+        const end = Math.min(Math.max(a, b), bytes.length);
+        let want = 0;
+        for (let i = start; i < end; i++) if (bytes[i] === byte) want++;
+        expect(byteCount(view)!(start, end, byte)).toBe(want);
+        expect(byteCount(c.buffer)!(start + 100, end + 100, byte)).toBe(want);
+      }),
+    );
+    c.buffer.fill(0xab);
+    expect(byteCount(c.buffer)!(0, 1 << 16, 0xab)).toBe(1 << 16);
+    expect(byteCount(Buffer.alloc(10))).toBeUndefined();
   });
 
   it('counts a buffer made only of newlines (lane overflow guard)', () => {
