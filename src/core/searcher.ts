@@ -167,9 +167,7 @@ export class LineSearcher {
       this.watch?.reset();
       return false;
     }
-    if (this.pieces.length === 0 && this.candidatePath && this.pattern.literals !== undefined) {
-      this.watch ??= new LiteralWatch(this.pattern.literals, this.pattern.literalsFoldCase);
-    }
+    if (this.candidatePath && this.pattern.literals !== undefined) this.watch ??= new LiteralWatch(this.pattern.literals, this.pattern.literalsFoldCase);
     this.pieces.add(buf, start, end);
     this.watch?.add(buf, start, end);
     return true;

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LiteralWatch } from '../../src/core/literal-watch.js';
+import { FOLD_SIZE } from '../../src/core/newlines.js';
 
 /** Feeds `line` to a watch in pieces of the given sizes (cycled); returns whether it saw a literal. */
 function watched(w: LiteralWatch, line: Buffer, sizes: number[]): boolean {
@@ -31,6 +32,16 @@ describe('LiteralWatch', () => {
     expect(watched(fold, Buffer.from('..X=2'), [2])).toBe(false);
     const exact = new LiteralWatch([Buffer.from('Needle')], false);
     expect(watched(exact, Buffer.from('..NEEDLE..'), [3])).toBe(false);
+  });
+
+  it('under fold, finds a literal cut where a piece larger than the folder is folded in parts', () => {
+    const w = new LiteralWatch([Buffer.from('needle')], true);
+    for (const at of [FOLD_SIZE - 6, FOLD_SIZE - 3, FOLD_SIZE - 1, FOLD_SIZE, 2 * FOLD_SIZE - 2]) {
+      const line = Buffer.alloc(2 * FOLD_SIZE + 100, 'x');
+      line.write('NeEdLe', at, 'latin1');
+      expect(watched(w, line, [line.length]), `at ${at}`).toBe(true);
+    }
+    expect(watched(w, Buffer.alloc(2 * FOLD_SIZE + 100, 'x'), [2 * FOLD_SIZE + 100])).toBe(false);
   });
 
   it('an empty literal is in every line', () => {
