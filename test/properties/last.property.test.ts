@@ -37,7 +37,7 @@ function tailRows(file: string, bytes: Buffer, n: number): { rows: string; count
   const tail = spawnSync('tail', ['-n', String(n), file], { maxBuffer: 1 << 30 }).stdout;
   const lines = splitLines(tail);
   const first = total - lines.length + 1;
-  if (first === 1 && lines[0]!.subarray(0, 3).equals(BOM)) lines[0] = lines[0]!.subarray(3); // the mark is no part of line 1
+  if (first === 1 && lines.length > 0 && lines[0]!.subarray(0, 3).equals(BOM)) lines[0] = lines[0]!.subarray(3); // the mark is no part of line 1
   const rows = lines.map((l, i) => `${first + i}\t${l.toString('latin1')}`).join('');
   return { rows: rows + (lines.length > 0 && lines.at(-1)!.at(-1) !== 10 ? MARK : ''), count: lines.length };
 }
@@ -62,7 +62,8 @@ describe('page --last N against tail -n N', () => {
         expect(summary.lines + (summary.dropped ?? 0)).toBe(want.count);
         fs.rmSync(file);
       }),
-      { numRuns: 30 },
+      // the empty file always: a random seed found the reference above failing on it
+      { numRuns: 30, examples: [[Buffer.alloc(0), 1, 1]] },
     );
   }, 300_000);
 });
