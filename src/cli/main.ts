@@ -16,7 +16,7 @@ export { VERSION } from './program.js';
 /**
  * Runs linewise with `argv` (without node and script) against `io`; resolves to the exit status.
  */
-export async function main(argv: string[], io: Io = processIo()): Promise<ExitCode> {
+export async function main(given: string[], io: Io = processIo()): Promise<ExitCode> {
   const out = new Output(io.stdout);
   const errLine = (message: string, path?: string) => {
     try {
@@ -55,7 +55,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<ExitCo
     },
   );
 
+  let argv = given;
   try {
+    // A path's bytes, never a look-alike's: Node decoded the arguments lossily (io/arguments.ts).
+    if (io.exactArguments) argv = io.exactArguments(given);
     if (argv.length === 0) {
       program.outputHelp();
       out.flush();

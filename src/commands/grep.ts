@@ -4,6 +4,7 @@
 
 import { type ExitCode, LinewiseError } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
+import { hasRawBytes, pathFromBytes, quotePath } from '../core/path-names.js';
 import { bodyOf } from '../core/terminators.js';
 import { anchorOf } from '../engine/results.js';
 import { type GrepOptions, type GrepReport, grepTo } from '../engine/search.js';
@@ -117,6 +118,11 @@ function patternsAndPaths(ctx: Context, first: string | undefined, rest: string[
   let patterns = byOption ? [...(o.regexp ?? []), ...files.flatMap((f) => patternLines(ctx, f))] : first === undefined ? [] : [first];
   let paths = byOption ? (first === undefined ? rest : [first, ...rest]) : rest;
   if (first === undefined && !byOption) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
+  const raw = patterns.find(hasRawBytes) ?? (o.replace !== undefined && hasRawBytes(o.replace) ? o.replace : undefined);
+  if (raw !== undefined) {
+    const what = raw === o.replace ? 'the --replace text' : 'a pattern';
+    throw new LinewiseError('usage', `${what} holds bytes that are not UTF-8 (${quotePath(raw)}); patterns see lines decoded as UTF-8, where such bytes read as U+FFFD: give the file's --encoding and write the text in UTF-8`);
+  }
   const never = byOption && patterns.length === 0;
   if (never) patterns = [NEVER];
   const tree = o.recursive === true || o.dereferenceRecursive === true;
@@ -126,5 +132,5 @@ function patternsAndPaths(ctx: Context, first: string | undefined, rest: string[
 
 /** The patterns of a -f file: one a line, without its terminator; an empty line matches every line. */
 function patternLines(ctx: Context, file: string): string[] {
-  return splitLines(readOptionInput(ctx.io, file, '--file')).map((l) => bodyOf(l).toString('utf8'));
+  return splitLines(readOptionInput(ctx.io, file, '--file')).map((l) => pathFromBytes(bodyOf(l)));
 }

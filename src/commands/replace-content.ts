@@ -6,6 +6,7 @@ import { parseEdits } from '../core/parse-edits.js';
 import { createFile } from '../engine/create.js';
 import { applyEdits, type EditRunOptions, type ReplaceResult, replaceText } from '../engine/edit.js';
 import { readOptionInput } from '../io/option-input.js';
+import { argumentBytes } from '../core/path-names.js';
 import type { Context } from './context.js';
 import type { ReplaceArgs } from './replace.js';
 
@@ -54,7 +55,7 @@ export async function editsOrText(ctx: Context, file: string, o: ReplaceArgs, op
 /** A text given inline (`--old`) or from a file (`--old-from`), not both. */
 function once(inline: string | undefined, from: string | undefined, flag: string, read: (f: string) => Buffer): Buffer | undefined {
   if (inline !== undefined && from !== undefined) throw usage(`give ${flag} or ${flag}-from, not both`);
-  if (inline !== undefined) return Buffer.from(inline, 'utf8');
+  if (inline !== undefined) return argumentBytes(inline);
   return from === undefined ? undefined : read(from);
 }
 

@@ -12,6 +12,7 @@ import { anchorOf } from '../engine/results.js';
 import { printEditOutcome, printEditRefusal } from '../format/edit-report.js';
 import { contentMode, editsOrText, newTextInput, stdinUsers } from './replace-content.js';
 import { readOptionInput } from '../io/option-input.js';
+import { argumentBytes } from '../core/path-names.js';
 import type { WriteFn } from '../io/temp-file.js';
 import type { Context } from './context.js';
 
@@ -136,7 +137,7 @@ function newText(ctx: Context, o: ReplaceArgs): Buffer {
   const given = [o.text !== undefined, o.from !== undefined, o.delete === true].filter(Boolean).length;
   if (given > 1) throw usage('give the new text once: --text, --from or --delete');
   if (o.delete) return Buffer.alloc(0);
-  if (o.text !== undefined) return Buffer.from(o.text, 'utf8');
+  if (o.text !== undefined) return argumentBytes(o.text);
   // `--from -` may be typed on a terminal; with no option at all a terminal is not asked.
   if (o.from === undefined && ctx.io.stdinIsTTY) {
     throw usage('no new text: give --text TEXT, --from FILE, or pipe it on standard input (--delete deletes the lines)');

@@ -47,6 +47,12 @@ export function pathToBytes(s: string): Buffer {
   return Buffer.concat(out);
 }
 
+/**
+ * The bytes of a text given on the command line (`--text`, `--old`): its exact bytes, as
+ * io/arguments.ts recovered them, never U+FFFD for a byte that is not UTF-8.
+ */
+export const argumentBytes: (s: string) => Buffer = pathToBytes;
+
 /** The name holds bytes that are not UTF-8 (see {@link pathFromBytes}). */
 export function hasRawBytes(s: string): boolean {
   return RAW.test(s);

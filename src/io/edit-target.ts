@@ -8,6 +8,7 @@ import { Exit, LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
 import { type Confinement, PinnedDir } from './confine.js';
 import { fileError, fileKind, OPEN_NOW } from './input.js';
+import { realPath } from './real-path.js';
 
 /** A file to replace, as resolved and examined before it was read. */
 export interface EditTarget {
@@ -89,7 +90,7 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
   let stat: fs.BigIntStats;
   try {
     // As bytes: a link to a name that is not UTF-8 must not resolve to a look-alike (U+FFFD) name.
-    real = pathFromBytes(fs.realpathSync.native(fsPath(path.resolve(cwd, given)), { encoding: 'buffer' }));
+    real = realPath(path.resolve(cwd, given));
     stat = fs.statSync(fsPath(real), { bigint: true });
   } catch (e) {
     throw fileError(e, given);

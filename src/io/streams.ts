@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
 import { pathFromBytes } from '../core/path-names.js';
 import type { ReadFn } from '../core/lines.js';
+import { exactArguments, processCmdline } from './arguments.js';
 
 /** Somewhere bytes go: stdout, stderr, or a test's capture. Writes are synchronous. */
 export interface Sink {
@@ -30,6 +31,11 @@ export interface Io {
   trapSignals?: boolean;
   /** cancels a write in progress (tests run the CLI in-process with one) */
   signal?: AbortSignal;
+  /**
+   * The arguments as the exact bytes the user gave (io/arguments.ts), from those Node decoded;
+   * undefined: they are taken as given (tests in-process hand over exact strings already).
+   */
+  exactArguments?(given: readonly string[]): string[];
 }
 
 /** Thrown when the reader of our output has gone (`| head`): the CLI ends quietly with 0. */
@@ -165,6 +171,7 @@ export function processIo(): Io {
       return cwd;
     },
     trapSignals: true,
+    exactArguments: (given) => exactArguments(given, processCmdline),
   };
 }
 

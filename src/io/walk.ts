@@ -8,6 +8,7 @@ import { clipped, LinewiseError } from '../core/errors.js';
 import { fsPath, pathFromBytes } from '../core/path-names.js';
 import { DirRules, NO_SAY, ruleCompiles, type Verdict } from './ignore-rules.js';
 import { fileError } from './input.js';
+import { realPath } from './real-path.js';
 import { closeQuietly } from './streams.js';
 
 export interface WalkOptions {
@@ -249,7 +250,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
           let real: string;
           try {
             // the native realpath: the JavaScript one turns a path of bytes into a string, losing them
-            real = pathFromBytes(fs.realpathSync.native(fsPath(childAbs), { encoding: 'buffer' }));
+            real = realPath(childAbs);
           } catch (e) {
             yield { error: fileError(e, shown(childRel)) };
             continue;
@@ -281,7 +282,7 @@ export async function loadWalker(o: WalkOptions, globs: boolean): Promise<Walker
       const shown = (rel: string) => (display === undefined ? (rel === '-' ? './-' : rel) : display.endsWith('/') ? `${display}${rel}` : `${display}/${rel}`);
       let real = dirAbs;
       try {
-        real = fs.realpathSync(dirAbs);
+        real = realPath(dirAbs);
       } catch {
         // reported by readdir below
       }

@@ -1,8 +1,8 @@
 // Writes to one file one after the other: a call waits for the calls before it that write any of
 // its files (keyed by real path), so two concurrent edits of a file are both applied, in turn.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { realPath } from '../io/real-path.js';
 
 export class FileLocks {
   private readonly tails = new Map<string, Promise<void>>();
@@ -27,7 +27,7 @@ export class FileLocks {
 /** A file's real path (two names of one file wait for each other), or the path when it cannot be resolved. */
 function key(abs: string): string {
   try {
-    return fs.realpathSync.native(abs);
+    return realPath(abs);
   } catch {
     return abs;
   }

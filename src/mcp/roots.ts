@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath } from '../core/path-names.js';
+import { realPath } from '../io/real-path.js';
 import type { Confinement } from '../io/confine.js';
 import { fileError, fileKind } from '../io/input.js';
 
@@ -29,7 +30,7 @@ function realOrAncestor(p: string): string {
   let rest = '';
   for (let at = p; ; ) {
     try {
-      const real = fs.realpathSync.native(fsPath(at) as string);
+      const real = realPath(at);
       return rest === '' ? real : path.join(real, rest);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -56,8 +57,8 @@ export class Roots implements Confinement {
       const given = path.resolve(cwd, d.startsWith('file:') ? fileURLToPath(d) : d);
       let real: string;
       try {
-        real = fs.realpathSync.native(given);
-        if (!fs.statSync(real).isDirectory()) throw new LinewiseError('not-a-directory', 'a root must be a directory', d);
+        real = realPath(given);
+        if (!fs.statSync(fsPath(real)).isDirectory()) throw new LinewiseError('not-a-directory', 'a root must be a directory', d);
       } catch (e) {
         throw fileError(e, d);
       }
