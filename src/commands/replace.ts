@@ -66,13 +66,12 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
     throw usage('--relocate follows the lines read: give --expect OLDROWS, or anchored --rows');
   }
   if (o.receipt && o.dryRun) throw usage('--receipt shows the lines after a write, and --dry-run writes nothing (its diff shows the change)');
-  const expectRows = o.expect === undefined ? [] : parseRowTable(readOptionInput(ctx.io, o.expect, '--expect'), o.expect, { nul: o.null === true });
   const options: EditRunOptions = {
     eol: o.eol,
     dryRun: o.dryRun,
     text: o.binary,
     encoding: o.encoding,
-    expectRows,
+    ...(o.expect !== undefined ? { expectRows: parseRowTable(readOptionInput(ctx.io, o.expect, '--expect'), o.expect, { nul: o.null === true }) } : {}),
     expectSource: '--expect',
     staleShown: 'on stdout',
     reportEdits: o.json === true,

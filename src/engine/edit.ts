@@ -198,10 +198,18 @@ export async function replaceParsedRows(rows: readonly Row[] | RowSet, options: 
   return applyPlans(plans, o);
 }
 
-/** The expected rows: as parsed (`expectRows`, which wins), or made from `expect`. */
+/**
+ * The expected rows: as parsed (`expectRows`, which wins), or made from `expect`. A guard given
+ * but holding no row (an empty file, empty stdin, only a footer, `[]`) is refused: it would
+ * guard nothing, and the caller who gave it believes the edit is guarded.
+ */
 function expectationsOf(o: EditRunOptions): RowSet {
-  if (o.expectRows instanceof RowTable) return o.expectRows;
-  return new ArrayRows(o.expectRows === undefined ? expectedRows(o.expect) : v.parsedRows(o.expectRows, 'expectRows'));
+  const set = o.expectRows instanceof RowTable ? o.expectRows : new ArrayRows(o.expectRows === undefined ? expectedRows(o.expect) : v.parsedRows(o.expectRows, 'expectRows'));
+  if (set.length === 0 && (o.expectRows !== undefined || o.expect !== undefined)) {
+    const source = v.optionalString(o.expectSource, 'expectSource') ?? 'expect';
+    throw new LinewiseError('empty-guard', `${source} holds no rows (it is empty, or holds only footers or separators), so it would guard nothing; nothing was written: give the rows as they were read, or no guard`);
+  }
+  return set;
 }
 
 /** Expected lines as the rows `--expect` would have parsed. */

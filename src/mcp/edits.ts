@@ -34,18 +34,18 @@ const rowPaths = (rows: readonly Row[]) => rows.flatMap((r) => [r.path, ...(r.al
  * `checked` is awaited), and the engine checks each file again as opened and as renamed.
  */
 export async function editTool(tool: 'replace_lines' | 'replace_rows' | 'replace_text', out: ToolOutput, a: EditArgs, roots: Roots, locks: FileLocks, signal: AbortSignal | undefined, checked: () => Promise<void>): Promise<void> {
-  const expectRows = a.expect === undefined ? [] : parseRows(Buffer.from(a.expect, 'utf8'), 'expect');
+  const expectRows = a.expect === undefined ? undefined : parseRows(Buffer.from(a.expect, 'utf8'), 'expect');
   const rows = a.rows === undefined ? [] : parseRows(Buffer.from(a.rows, 'utf8'), 'rows');
   // Rows naming files: each checked as a path of the call, before anything is read.
   for (const p of rowPaths(rows)) roots.check(p, 'a row\'s path');
-  for (const p of rowPaths(expectRows)) roots.check(p, 'a row\'s path in expect');
+  for (const p of rowPaths(expectRows ?? [])) roots.check(p, 'a row\'s path in expect');
   await checked();
   const options: EditRunOptions = {
     eol: a.eol ?? 'auto',
     dryRun: a.dry_run === true,
     receipt: a.dry_run !== true,
     encoding: a.encoding,
-    expectRows,
+    ...(expectRows !== undefined ? { expectRows } : {}),
     expectSource: 'expect',
     staleShown: 'shown below',
     encodingAdvice: 'pass it as the encoding argument, for example encoding: "latin1"',
