@@ -29,7 +29,7 @@ export function relocatePlans(plans: readonly FilePlan[], stale: StaleEditError,
     // The lines read as objects: --relocate is asked for, after a stale guard, for a few lines.
     const expected = expectedLines(plan);
     const own = new Set(expected.map((x) => x.line));
-    const why = file.mismatches.some((m) => !own.has(m.line)) ? 'lines found by content changed' : where(plan, expected, source, textOptions);
+    const why = file.mismatches.some((m) => !own.has(m.line)) ? 'lines found by content changed' : (outside(plan, expected) ?? where(plan, expected, source, textOptions));
     if (typeof why === 'string') throw new StaleEditError(`${stale.message} (--relocate: ${why})`, stale.path, undefined, undefined, stale.files);
     const from = span(expected);
     moved.set(plan, { from, to: [from[0] + why, from[1] + why] });
@@ -41,6 +41,28 @@ export function relocatePlans(plans: readonly FilePlan[], stale: StaleEditError,
     };
   });
   return { plans: out, moved };
+}
+
+/**
+ * Why the plan's edits cannot move with the lines read, or undefined: an edit moves only when the
+ * lines it touches lie within the span of lines the caller read (bounded by verified lines), and an
+ * insert only next to or between them. Lines outside that span may have moved otherwise (lines
+ * deleted below the block, say), so the block's offset says nothing of where they went.
+ */
+function outside(plan: FilePlan, expected: readonly Expectation[]): string | undefined {
+  const [lo, hi] = span(expected);
+  const read = lo === hi ? `line ${lo}` : `lines ${lo}-${hi}`;
+  const out = (what: string) => `${what} is outside the lines read (${read}), so where it moved cannot be known from them`;
+  for (const e of plan.edits) {
+    const insert = e.end === e.start - 1;
+    if (insert ? e.start < lo || e.start > hi + 1 : e.start < lo || e.end > hi) return out(insert ? `the insert before line ${e.start}` : e.start === e.end ? `line ${e.start}` : `lines ${e.start}-${e.end}`);
+  }
+  const rows = plan.rows;
+  for (let k = 0; rows !== undefined && k < rows.length; k++) {
+    const n = rows.line(k);
+    if (n < lo || n > hi) return out(`row ${rows.row(k).rowNumber} (line ${n})`);
+  }
+  return undefined;
 }
 
 /** The one offset at which the plan's expected lines all hold, or why there is none. */

@@ -35,3 +35,38 @@ describe('a guard that holds nothing is refused, never taken for no guard', () =
     expect(bytes('f')).toBe('one\\ntwo\\nthree\\n');
   });
 });
+
+describe('--relocate moves an edit only within the lines it verified', () => {
+  const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
+
+  it('read line 2; two lines added above it and two deleted below: an edit of line 10 is refused (3), one of line 2 moves', async () => {
+    t.file('r1', lines(1, 20));
+    const read = await run(['readlines', 'r1', '2', '2'], { cwd: t.dir });
+    t.file('before', read.stdout);
+    t.file('r1', `a\nb\n${lines(1, 3)}${lines(6, 20)}`);
+    const before = bytes('r1');
+    const r = await run(['replace', 'r1', '10', '--text', 'X', '--expect', 'before', '--relocate'], { cwd: t.dir });
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/--relocate: line 10 is outside the lines read \(line 2\), so where it moved cannot be known from them\)\n$/);
+    expect(esc(r.stdout)).toBe('2\\tb\\n'); // the current rows of the lines guarded
+    expect(bytes('r1')).toBe(before);
+    const ok = await run(['replace', 'r1', '2', '--text', 'X', '--expect', 'before', '--relocate'], { cwd: t.dir });
+    expect(ok.status).toBe(0);
+    expect(bytes('r1')).toBe(esc(`a\nb\nline 1\nX\nline 3\n${lines(6, 20)}`));
+  });
+
+  it('an insert moves only next to or between the lines read; a range must lie within them', async () => {
+    t.file('r1', lines(1, 10));
+    t.file('before', (await run(['readlines', 'r1', '4', '6'], { cwd: t.dir })).stdout);
+    t.file('r1', `new\n${lines(1, 10)}`);
+    const before = bytes('r1');
+    for (const args of [['3', '--text', 'X'], ['6', '7', '--text', 'X'], ['8', '7', '--text', 'X'], ['3', '2', '--text', 'X']]) {
+      const r = await run(['replace', 'r1', ...args, '--expect', 'before', '--relocate'], { cwd: t.dir });
+      expect([args, r.status]).toEqual([args, 3]);
+      expect(bytes('r1')).toBe(before);
+    }
+    const r = await run(['replace', 'r1', '7', '6', '--text', 'after six', '--expect', 'before', '--relocate'], { cwd: t.dir });
+    expect(r.status).toBe(0);
+    expect(bytes('r1')).toBe(esc(`new\n${lines(1, 6)}after six\n${lines(7, 10)}`));
+  });
+});
