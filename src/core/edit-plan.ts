@@ -15,6 +15,11 @@ export interface Edit {
   /** where the edit came from, for messages: "row 3", "lines 2-4" */
   origin: string;
   /**
+   * Written byte for byte whatever the call's `--eol` (a content edit: the file's own bytes
+   * around the new text, whose line breaks were styled already; see core/splice.ts).
+   */
+  literal?: boolean;
+  /**
    * The edit is a row fed back: when it replaces a last line that had no terminator, a final
    * "\n" is the separator the reader printed after the row, not part of the line (so a lone
    * "\r" at the end of that line survives).

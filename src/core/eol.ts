@@ -29,6 +29,32 @@ export interface ReplacedEndings {
 }
 
 /**
+ * A content edit's new text with its line breaks written under `mode` (`keep`: as given): under
+ * `auto` break `k` takes `endings[k]`, the `k`th line ending the old text covered, past those the
+ * last of them, and with none `around` (the ending of the line the old text is on). When the old
+ * text ended with a line ending (`final`: the one it covered) and the new text ends with a break,
+ * that break is the old ending's heir, as a range edit's last line is: none if that was none
+ * (the end of an unterminated last line), under `lf` and `crlf` too. A "\r" that is not before a
+ * "\n" is content, never a break. The bytes around the new text are the file's own, never styled.
+ */
+export function styleBreaks(text: Buffer, mode: EolMode, endings: readonly Terminator[], around: Terminator, final: Terminator | undefined): Buffer {
+  if (mode === 'keep' || text.indexOf(10) === -1) return text;
+  const style = (k: number): Terminator => (mode === 'lf' ? '\n' : mode === 'crlf' ? '\r\n' : endings[k] || [...endings].reverse().find((e) => e !== '') || around || '\n');
+  const parts: Buffer[] = [];
+  let from = 0;
+  let k = 0;
+  for (let nl = text.indexOf(10); nl !== -1; nl = text.indexOf(10, nl + 1)) {
+    parts.push(text.subarray(from, nl > from && text[nl - 1] === 13 ? nl - 1 : nl));
+    const heir = nl === text.length - 1 && final !== undefined;
+    parts.push(TERMINATOR_BYTES[heir && (mode === 'auto' || final === '') ? final : style(k)]);
+    k++;
+    from = nl + 1;
+  }
+  parts.push(text.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/**
  * `auto` for new line `j` of a replacement: the ending of old line `j` while there is one; past
  * the old lines, the last old line's ending; for a last old line without one, its neighbours'.
  */

@@ -305,10 +305,11 @@ export class Patcher {
     const e = a.edit;
     const k = e.lines.length;
     const parts: Buffer[] = [];
+    const mode = e.literal ? 'keep' : this.mode;
     for (let j = 0; j < k; j++) {
       // the last new line ends as the last old line did: without a terminator if it had none
       const open = j === k - 1 && a.lastEol === '';
-      parts.push(...renderLine(e.lines[j]!, this.mode, open ? '' : replacementEnding(a, j, this.dominant()), open, open && e.row === true));
+      parts.push(...renderLine(e.lines[j]!, mode, open ? '' : replacementEnding(a, j, this.dominant()), open, open && e.row === true));
     }
     const output = Buffer.concat(parts);
     const changed = a.oldOverflow || !output.equals(Buffer.concat(a.old, a.oldLen));

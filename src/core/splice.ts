@@ -1,9 +1,10 @@
 // Content edits as line edits: each occurrence of an old text becomes lines a..b replaced by what
 // precedes it on line a, the new text, and what follows it on line b, guarded by those lines as read.
 
+import { type EolMode, styleBreaks } from './eol.js';
 import { LinewiseError } from './errors.js';
 import type { Occurrence, TextPosition } from './find-text.js';
-import { terminatorLength } from './terminators.js';
+import { type Terminator, TERMINATORS, terminatorLength } from './terminators.js';
 
 /** An occurrence to replace with `text`; `origin` names its edit in messages. */
 export interface Splice extends Occurrence {
@@ -22,10 +23,13 @@ export interface SplicedRange {
 
 const LF = 10;
 
-/** The lines a set of occurrences needs read: the ones they touch, and the line after each. */
+/**
+ * The lines a set of occurrences needs read: the ones they touch, the line after each (a text that
+ * runs on), and the one before (whose ending styles new line breaks where the text covers none).
+ */
 export function linesNeeded(occurrences: readonly Occurrence[]): number[] {
   const need = new Set<number>();
-  for (const o of occurrences) for (let n = o.start.line; n <= o.end.line + 1; n++) need.add(n);
+  for (const o of occurrences) for (let n = Math.max(1, o.start.line - 1); n <= o.end.line + 1; n++) need.add(n);
   return [...need].sort((a, b) => a - b);
 }
 
@@ -37,8 +41,10 @@ const before = (a: TextPosition, b: TextPosition) => a.line < b.line || (a.line 
  * names that the file has, `count` the file's line count. Literal semantics: when an old text
  * ends with a line break and its new text does not, the next line joins the edit (the text
  * runs on into it), unless the old text ended the file. Overlapping occurrences are refused.
+ * Each new text's line breaks are written under `eol` ({@link styleBreaks}); every other byte of a
+ * range is the file's own, so a range is written literally and changes nothing outside the old text.
  */
-export function spliceRanges(splices: readonly Splice[], lines: ReadonlyMap<number, Buffer>, count: number): SplicedRange[] {
+export function spliceRanges(splices: readonly Splice[], lines: ReadonlyMap<number, Buffer>, count: number, eol: EolMode = 'keep'): SplicedRange[] {
   const sorted = [...splices].sort((a, b) => (before(a.start, b.start) ? -1 : before(b.start, a.start) ? 1 : 0));
   for (let i = 1; i < sorted.length; i++) {
     const a = sorted[i - 1]!;
@@ -63,7 +69,7 @@ export function spliceRanges(splices: readonly Splice[], lines: ReadonlyMap<numb
         last = Math.max(last, sorted[i]!.end.line);
         group.push(sorted[i++]!);
       }
-      const text = groupText(group, last, line);
+      const text = groupText(group, last, line, eol);
       const runsOn = text.length > 0 && text[text.length - 1] !== LF && terminatorLength(line(last), 0, line(last).length) > 0;
       if (runsOn && last < count) {
         last++;
@@ -80,16 +86,46 @@ export function spliceRanges(splices: readonly Splice[], lines: ReadonlyMap<numb
 }
 
 /** Lines `group[0].start.line..last` with each occurrence replaced by its text. */
-function groupText(group: readonly Splice[], last: number, line: (n: number) => Buffer): Buffer {
+function groupText(group: readonly Splice[], last: number, line: (n: number) => Buffer, eol: EolMode): Buffer {
   const parts: Buffer[] = [];
   let at: TextPosition = { line: group[0]!.start.line, col: 0 };
   for (const s of group) {
     parts.push(...slice(at, s.start, line));
-    parts.push(s.text);
+    parts.push(styleBreaks(s.text, eol, endingsIn(s, line), around(s, line), finalEnding(s, line)));
     at = s.end;
   }
   parts.push(...slice(at, { line: last, col: Infinity }, line));
   return Buffer.concat(parts);
+}
+
+/**
+ * The line endings an occurrence covers, in order: each of its lines' whose terminator it
+ * includes ("" for the end of an unterminated last line, which a final "\n" of the old text matches).
+ */
+function endingsIn(o: Occurrence, line: (n: number) => Buffer): Terminator[] {
+  const out: Terminator[] = [];
+  for (let n = o.start.line; n <= o.end.line; n++) {
+    const l = line(n);
+    const t = terminatorLength(l, 0, l.length);
+    if (n < o.end.line || o.end.col > l.length - t) out.push(TERMINATORS[t]);
+  }
+  return out;
+}
+
+/** The ending an occurrence ends with, when it ends with one (its old text ended with a line break). */
+function finalEnding(o: Occurrence, line: (n: number) => Buffer): Terminator | undefined {
+  const l = line(o.end.line);
+  const t = terminatorLength(l, 0, l.length);
+  return o.end.col > l.length - t ? TERMINATORS[t] : undefined;
+}
+
+/** The ending new breaks take where the old text covers none: its line's, else the line before's. */
+function around(o: Occurrence, line: (n: number) => Buffer): Terminator {
+  const own = line(o.start.line);
+  const t = terminatorLength(own, 0, own.length);
+  if (t > 0 || o.start.line === 1) return TERMINATORS[t];
+  const before = line(o.start.line - 1);
+  return TERMINATORS[terminatorLength(before, 0, before.length)];
 }
 
 /** The file's bytes from `a` to `b`; a column past a line's text means after its terminator. */

@@ -1,6 +1,7 @@
 // replace as operations: range edits, row edits and content edits planned, guarded and written
 // atomically as one transaction, with what changed returned as data (the CLI prints it).
 
+import { EOL_MODES } from '../core/eol.js';
 import { LinewiseError } from '../core/errors.js';
 import { ArrayRows, type Row, type RowSet, RowTable } from '../core/parse-rows.js';
 import { ANCHOR_PATTERN } from '../core/row-fields.js';
@@ -130,11 +131,13 @@ export async function applyEdits(path: string, edits: readonly (RangeEdit | Text
     if (encoding !== undefined) await loadEncoding(encoding);
     const plan = plans[0]!;
     const wording = { shown: o.staleShown ?? "in the error's `near`", encoding: o.encodingAdvice ?? ENCODING_ADVICE };
-    const found = locateText(plan.target.real, file, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, wording);
+    const eol = o.eol === undefined ? 'auto' : v.oneOf(o.eol, 'eol', EOL_MODES);
+    const found = locateText(plan.target.real, file, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, wording, eol);
     // Lines the caller expects are guarded by what the caller read, not by what was found.
     const own = new Set(expectedLines(plan).map((x) => x.line));
     plan.fixed = {
-      edits: found.map((r) => ({ start: r.start, end: r.end, lines: splitLines(r.text), origin: r.origin })),
+      // literal: the new text's breaks are styled already, and every other byte is the file's own
+      edits: found.map((r) => ({ start: r.start, end: r.end, lines: splitLines(r.text), origin: r.origin, literal: true })),
       expect: found.flatMap((r) => r.expect.filter((x) => !own.has(x.line)).map((x) => ({ ...x, origin: `${r.origin} (line ${x.line} as found)` }))),
     };
   }

@@ -3,6 +3,7 @@
 // near matches; several: where each starts.
 
 import { isUtf8 } from 'node:buffer';
+import type { EolMode } from '../core/eol.js';
 import { Exit, LinewiseError, plural } from '../core/errors.js';
 import { normaliseText, type Occurrence, TextFinder } from '../core/find-text.js';
 import { MAX_LINE_BYTES } from '../core/limits.js';
@@ -62,7 +63,7 @@ export class TextNotFoundError extends LinewiseError {
  * range edits that replace them, each guarded by its lines as read. Throws when an old text is
  * missing ({@link TextNotFoundError}) or, without `all`, occurs more than once (exit 2).
  */
-export function locateText(real: string, given: string, specs: readonly TextSpec[], source: InputSource, textOptions: TextOptions, wording: TextWording): SplicedRange[] {
+export function locateText(real: string, given: string, specs: readonly TextSpec[], source: InputSource, textOptions: TextOptions, wording: TextWording, eol: EolMode = 'auto'): SplicedRange[] {
   const needles = specs.map((s) => normaliseText(s.old));
   const finders = needles.map((n, i) => new TextFinder(n, specs[i]!.all ? Infinity : LISTED));
   const count = scan(real, given, source, textOptions, (buf, start, end, ends) => {
@@ -96,7 +97,7 @@ export function locateText(real: string, given: string, specs: readonly TextSpec
       throw new LinewiseError('changed', 'the file changed while the edit was prepared; nothing was written (read it again and retry)', given, Exit.stale);
     }
   }
-  return spliceRanges(splices, lines, count);
+  return spliceRanges(splices, lines, count, eol);
 }
 
 /** Opens the file as replace reads it and hands on its blocks of lines; returns its line count. */

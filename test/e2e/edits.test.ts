@@ -46,9 +46,9 @@ describe('replace --old/--new, built', () => {
     const twice = inDir('x = 1;\r\ny = 2;\r\nx = 1;\r\n', `$LW replace F --old '1;\ny' --new '10;\nwhy' && $LW replace F --old 'x = 1' --new 'x = 9'`);
     expect([twice.status, twice.F]).toEqual([2, 'x = 10;\\r\\nwhy = 2;\\r\\nx = 1;\\r\\n']);
     expect(twice.stderr).toBe('linewise: F: the old text occurs 2 times, starting on lines 1, 3; nothing was written: give more of the text around it so it occurs once, or replace every occurrence (--all)\n');
-    // new lines take the file's endings, or --eol's
+    // new line breaks take the file's endings, or --eol's; the file's own ending after the old text stays
     const eol = inDir('a\r\nb\r\n', `$LW replace F --old b --new $'B\nC' && cp F auto && $LW replace F --old C --new $'C\nD' --eol lf && cat auto`);
-    expect([eol.status, eol.F, eol.stdout]).toEqual([0, 'a\\r\\nB\\r\\nC\\nD\\n', 'a\\r\\nB\\r\\nC\\r\\n']);
+    expect([eol.status, eol.F, eol.stdout]).toEqual([0, 'a\\r\\nB\\r\\nC\\nD\\r\\n', 'a\\r\\nB\\r\\nC\\r\\n']);
     const all = inDir('x = 1\r\nx = 1\r\n', `$LW replace F --old 'x = 1' --new 'x = 9' --all`);
     expect([all.status, all.F]).toEqual([0, 'x = 9\\r\\nx = 9\\r\\n']);
     const near = inDir('if (a) {\r\n    go(a,  b);\r\n}\r\n', `$LW replace F --old 'go(a, b);' --new 'stop();'`);

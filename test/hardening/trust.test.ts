@@ -70,3 +70,24 @@ describe('--relocate moves an edit only within the lines it verified', () => {
     expect(bytes('r1')).toBe(esc(`new\n${lines(1, 6)}after six\n${lines(7, 10)}`));
   });
 });
+
+describe('a content edit changes no byte outside its old text, and writes its new text as given', () => {
+  const cases: [string, string, string[], string][] = [
+    // [file, the edit, replace's arguments, the file after]
+    ['x\r\nb\nc\n', 'an old text across a CRLF and an LF line keeps the LF after it', ['--old', 'x\nb', '--new', 'Y'], 'Y\nc\n'],
+    ['a\r\nb\r\n', 'a lone \\r ending the new text stays', ['--old', 'b', '--new', 'A\r'], 'a\r\nA\r\r\n'],
+    ['a\r\nb\r\n', "the new text's breaks take the file's ending", ['--old', 'b', '--new', 'B\nC'], 'a\r\nB\r\nC\r\n'],
+    ['a\r\nb', 'inside an unterminated last line: breaks take the line before, the end stays open', ['--old', 'b', '--new', 'B\nC'], 'a\r\nB\r\nC'],
+    ['a\nb\r\nc\n', 'mixed: each break of the new text takes the ending it replaces', ['--old', 'a\nb\nc', '--new', '1\n2\n3'], '1\n2\r\n3\n'],
+    ['a\r\nb\r\n', '--eol keep writes the new text byte for byte', ['--old', 'b', '--new', 'B\nC', '--eol', 'keep'], 'a\r\nB\nC\r\n'],
+    ['k\r\nend', 'an old text ending at the end of an unterminated last line: the new one ends open too', ['--old', 'end\n', '--new', 'END\n'], 'k\r\nEND'],
+  ];
+  for (const [before, what, args, after] of cases) {
+    it(what, async () => {
+      t.file('f', before);
+      const r = await run(['replace', 'f', ...args], { cwd: t.dir });
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(bytes('f')).toBe(esc(after));
+    });
+  }
+});
