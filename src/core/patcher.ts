@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import { type Edit, type Expectation, expectationHolds, isInsert, planEdits, type Sorted } from './edit-plan.js';
 import { type EditResult, EditResults } from './edit-results.js';
+import { unsafeLineChange } from './encoding-safe.js';
 import { type EolMode, type ReplacedEndings, renderLine, replacementEnding } from './eol.js';
 import { LinewiseError } from './errors.js';
 import { ExpectStream } from './expect-stream.js';
@@ -55,6 +56,8 @@ export interface PatchResult {
    * whole file). One is enough to tell; a list would grow with the rows.
    */
   intoAscii: { line: number; origin: string }[];
+  /** with `guardGuesses`: the first row edit into a line that is not UTF-8 that core/encoding-safe.ts refuses */
+  guesses: { line: number; origin: string; why: string }[];
   /** old lines kept for a diff (see PatcherOptions.context), by line number */
   kept: Map<number, Buffer>;
 }
@@ -82,6 +85,12 @@ export interface PatcherOptions {
    * is UTF-8 beyond ASCII while the line it replaces is not UTF-8.
    */
   checkDecoding?: boolean;
+  /**
+   * The file is read as its own bytes and no -a was given: a row edit into a line that is not
+   * valid UTF-8 must be safe whatever the encoding (core/encoding-safe.ts), else it is reported
+   * in `guesses` (the rows came through a decoding that replaced bytes, or edit part of a character).
+   */
+  guardGuesses?: boolean;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -115,6 +124,7 @@ export class Patcher {
   private readonly mismatches: Mismatch[] = [];
   private readonly undecoded: Undecoded[] = [];
   private readonly intoAscii: { line: number; origin: string }[] = [];
+  private readonly guesses: { line: number; origin: string; why: string }[] = [];
   private readonly kept = new Map<number, Buffer>();
 
   /** the line whose pieces arrive now (1-based) */
@@ -207,7 +217,7 @@ export class Patcher {
       this.active = { edit: e, index: this.next, eols: [], lastEol: '', beforeLastEol: '', removed: 0, old: [], oldLen: 0, oldOverflow: false, before: this.prevEol };
       this.next++;
     }
-    this.gathering = this.expect.peek() === n || (this.context > 0 && this.nearEdit(n)) || this.suspectRow(n) !== undefined;
+    this.gathering = this.expect.peek() === n || (this.context > 0 && this.nearEdit(n)) || this.suspectRow(n) !== undefined || this.guardedRow(n) !== undefined;
   }
 
   /** With `checkDecoding`: the text of a row edit of line `n` that is UTF-8 beyond ASCII. */
@@ -216,6 +226,12 @@ export class Patcher {
     if (!this.opts.checkDecoding || e?.row !== true || e.start !== n) return undefined;
     const text = bodyOf(e.lines[0] ?? EMPTY);
     return text.some((c) => c >= 0x80) && isUtf8(text) ? text : undefined;
+  }
+
+  /** With `guardGuesses`: the row edit of line `n`, while no guess has been found yet. */
+  private guardedRow(n: number): Edit | undefined {
+    const e = this.active?.edit;
+    return this.opts.guardGuesses && this.guesses.length === 0 && e?.row === true && e.start === n ? e : undefined;
   }
 
   private endLine(buf: Buffer, start: number, end: number): void {
@@ -234,6 +250,9 @@ export class Patcher {
         if (!isUtf8(body)) this.undecoded.push({ line: n, origin: this.active!.edit.origin, current: whole, text: suspect });
         else if (this.intoAscii.length === 0 && !body.some((c) => c >= 0x80)) this.intoAscii.push({ line: n, origin: this.active!.edit.origin });
       }
+      const row = this.guardedRow(n);
+      const why = row && unsafeLineChange(bodyOf(whole), bodyOf(row.lines[0] ?? EMPTY));
+      if (why) this.guesses.push({ line: n, origin: row.origin, why });
       if (this.context > 0) this.kept.set(n, whole);
       this.gathering = false;
     }
@@ -394,6 +413,7 @@ export class Patcher {
       mismatches: this.mismatches,
       undecoded: this.undecoded,
       intoAscii: this.intoAscii,
+      guesses: this.guesses,
       kept: this.kept,
     };
   }

@@ -1,6 +1,7 @@
 // Content edits as line edits: each occurrence of an old text becomes lines a..b replaced by what
 // precedes it on line a, the new text, and what follows it on line b, guarded by those lines as read.
 
+import { type Unsafe, unsafeSplice } from './encoding-safe.js';
 import { type EolMode, styleBreaks } from './eol.js';
 import { LinewiseError } from './errors.js';
 import type { Occurrence, TextPosition } from './find-text.js';
@@ -96,6 +97,18 @@ function groupText(group: readonly Splice[], last: number, line: (n: number) => 
   }
   parts.push(...slice(at, { line: last, col: Infinity }, line));
   return Buffer.concat(parts);
+}
+
+/**
+ * Why replacing occurrence `s` would write a guess into a line that is not UTF-8 (see
+ * core/encoding-safe.ts), or undefined: the lines it touches, where it starts in them, the
+ * file's bytes it removes and the new text it brings.
+ */
+export function unsafeOccurrence(s: Splice, lines: ReadonlyMap<number, Buffer>): Unsafe {
+  const line = (n: number) => lines.get(n)!;
+  const touched: Buffer[] = [];
+  for (let n = s.start.line; n <= s.end.line; n++) touched.push(line(n));
+  return unsafeSplice(Buffer.concat(touched), s.start.col, Buffer.concat(slice(s.start, s.end, line)), s.text);
 }
 
 /**

@@ -1,6 +1,7 @@
 // grep --replace: rg's replacement syntax ($1, ${name}, $$) parsed once, and each match in a line
 // replaced in the line's own bytes, so everything outside the matches stays byte for byte.
 
+import { isUtf8 } from 'node:buffer';
 import { LinewiseError } from './errors.js';
 import type { CompiledPattern } from './pattern.js';
 import { terminatorLength } from './terminators.js';
@@ -71,6 +72,34 @@ function expand(template: Template, m: RegExpExecArray): string {
   return s;
 }
 
+/**
+ * The replacement for one match in a line that is not UTF-8, as bytes: a group brings the file's
+ * own bytes (the match `m` of a regex with indices over `text`, the line `[start, end)` decoded),
+ * never the U+FFFD its decoding shows, so `--replace '$0'` gives the line back byte for byte.
+ */
+function expandExact(template: Template, m: RegExpExecArray, buf: Buffer, start: number, end: number): Buffer {
+  const parts: Buffer[] = [];
+  for (const p of template) {
+    if (typeof p === 'string') {
+      parts.push(Buffer.from(p, 'utf8'));
+      continue;
+    }
+    const at = typeof p.group === 'number' ? m.indices?.[p.group] : m.indices?.groups?.[p.group];
+    if (at === undefined) continue;
+    const [s, e] = byteOffsets(buf, start, end, at);
+    parts.push(buf.subarray(start + s!, start + e!));
+  }
+  return Buffer.concat(parts);
+}
+
+/** The pattern's global RegExp with match indices (`d`), made once per pattern. */
+const withIndices = new WeakMap<RegExp, RegExp>();
+function indexed(re: RegExp): RegExp {
+  let d = withIndices.get(re);
+  if (d === undefined) withIndices.set(re, (d = new RegExp(re.source, re.flags.includes('d') ? re.flags : `${re.flags}d`)));
+  return d;
+}
+
 /** One match in a line: its byte range relative to the line's start, and its replacement. */
 export interface Replaced {
   start: number;
@@ -86,14 +115,16 @@ export interface Replaced {
 export function replacements(pattern: CompiledPattern, template: Template, buf: Buffer, start: number, end: number): Replaced[] {
   const te = end - terminatorLength(buf, start, end);
   const text = buf.toString('utf8', start, te);
-  const re = pattern.all;
+  // A line that is not UTF-8: groups bring its own bytes (the decoded text shows U+FFFD for them).
+  const exact = template.some((p) => typeof p !== 'string') && !isUtf8(buf.subarray(start, te));
+  const re = exact ? indexed(pattern.all) : pattern.all;
   re.lastIndex = 0;
   const idx: number[] = [];
   const texts: Buffer[] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     idx.push(m.index, m.index + m[0].length);
-    texts.push(Buffer.from(expand(template, m), 'utf8'));
+    texts.push(exact ? expandExact(template, m, buf, start, te) : Buffer.from(expand(template, m), 'utf8'));
     if (m[0].length === 0) {
       if (re.lastIndex >= text.length) break;
       re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;

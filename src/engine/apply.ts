@@ -138,6 +138,7 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
     signal: v.optionalSignal(o.signal),
     context: dryRun ? 3 : receipt ? RECEIPT_CONTEXT : 0,
     ...(o.staleShown !== undefined ? { staleShown: v.string(o.staleShown, 'staleShown') } : {}),
+    ...(o.encodingAdvice !== undefined ? { encodingAdvice: v.string(o.encodingAdvice, 'encodingAdvice') } : {}),
     ...(o.writeFn !== undefined ? { writeFn: v.optionalFunction<WriteFn>(o.writeFn, 'writeFn')! } : {}),
   };
   let prepared: Prepared[];

@@ -88,7 +88,8 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const edit = { start: 1, end: linesBefore, lines: [], origin: 'create' };
   const edits = new EditResults([edit], true);
   edits.push(linesBefore, linesAfter, utf8, true);
-  const result: PatchResult = { linesBefore, linesAfter, changed: true, edits, mismatches: [], undecoded: [], intoAscii: [], kept: new Map(oldLines.map((l, i) => [i + 1, l])) };
+  const result: PatchResult = { linesBefore, linesAfter, changed: true, edits, mismatches: [], undecoded: [], intoAscii: [],
+      guesses: [], kept: new Map(oldLines.map((l, i) => [i + 1, l])) };
   const diff = dryRun ? (await import('./diff.js')).unifiedDiff(given, result) : undefined;
   return {
     dryRun,

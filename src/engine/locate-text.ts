@@ -10,7 +10,8 @@ import { MAX_LINE_BYTES } from '../core/limits.js';
 import { joinPieces } from '../core/lines.js';
 import { countLF } from '../core/newlines.js';
 import { NEAR_MAX_LINE, NearFinder, type NearKind, REPLACEMENT } from '../core/near-text.js';
-import { linesNeeded, type Splice, type SplicedRange, spliceRanges } from '../core/splice.js';
+import { linesNeeded, type Splice, type SplicedRange, spliceRanges, unsafeOccurrence } from '../core/splice.js';
+import { unsafeMessage } from '../core/encoding-safe.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { InputSource } from '../io/input.js';
 import { openText, type OpenedText, type TextOptions } from '../io/text.js';
@@ -66,7 +67,7 @@ export class TextNotFoundError extends LinewiseError {
 export function locateText(real: string, given: string, specs: readonly TextSpec[], source: InputSource, textOptions: TextOptions, wording: TextWording, eol: EolMode = 'auto'): SplicedRange[] {
   const needles = specs.map((s) => normaliseText(s.old));
   const finders = needles.map((n, i) => new TextFinder(n, specs[i]!.all ? Infinity : LISTED));
-  const count = scan(real, given, source, textOptions, (buf, start, end, ends) => {
+  const { count, decoded } = scan(real, given, source, textOptions, (buf, start, end, ends) => {
     for (const f of finders) f.block(buf, start, end, ends);
   });
   for (const f of finders) f.finish();
@@ -96,12 +97,15 @@ export function locateText(real: string, given: string, specs: readonly TextSpec
     if (!holds(lines, s, needleOf.get(s)!)) {
       throw new LinewiseError('changed', 'the file changed while the edit was prepared; nothing was written (read it again and retry)', given, Exit.stale);
     }
+    // Read as bytes, without -a: a line that is not UTF-8 is in an encoding nobody named.
+    const why = decoded || textOptions.allowBinary === true ? undefined : unsafeOccurrence(s, lines);
+    if (why !== undefined) throw new LinewiseError('encoding-guess', unsafeMessage(`${specs.length === 1 ? 'the old text' : s.origin}: line ${s.start.line}`, why, wording.encoding), given);
   }
   return spliceRanges(splices, lines, count, eol);
 }
 
-/** Opens the file as replace reads it and hands on its blocks of lines; returns its line count. */
-function scan(real: string, given: string, source: InputSource, textOptions: TextOptions, visit: (buf: Buffer, start: number, end: number, ends: boolean) => void): number {
+/** Opens the file as replace reads it and hands on its blocks of lines; its line count, and whether it was decoded. */
+function scan(real: string, given: string, source: InputSource, textOptions: TextOptions, visit: (buf: Buffer, start: number, end: number, ends: boolean) => void): { count: number; decoded: boolean } {
   const t = open(real, given, source, textOptions);
   try {
     let lines = 0;
@@ -113,7 +117,7 @@ function scan(real: string, given: string, source: InputSource, textOptions: Tex
         open_ = buf[end - 1] !== LF;
       }
     });
-    return lines + (open_ ? 1 : 0);
+    return { count: lines + (open_ ? 1 : 0), decoded: t.codec !== undefined };
   } finally {
     t.input.close();
   }

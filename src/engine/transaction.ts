@@ -18,6 +18,8 @@ import { TempFile, type WriteFn } from '../io/temp-file.js';
 import { firstInvalidUtf8InFile, wideEncodingOfFile } from '../io/utf8-file.js';
 import { openText, type OpenedText, type TextOptions } from '../io/text.js';
 import { decodingProblem, intoAsciiProblem, narrowRowProblem } from './decoding.js';
+import { unsafeMessage } from '../core/encoding-safe.js';
+import { ENCODING_ADVICE } from './locate-text.js';
 import { expectations, type FilePlan, plannedEdits } from './plans.js';
 import { staleEditError } from './stale.js';
 
@@ -35,6 +37,8 @@ export interface TransactionOptions {
   context?: number;
   /** where the stale error says the current lines are (see staleEditError) */
   staleShown?: string;
+  /** how a message says to pass the file's encoding (default: the CLI's option) */
+  encodingAdvice?: string;
   /** for tests: how the temporary files are written (a failing writer simulates a full disk) */
   writeFn?: WriteFn;
 }
@@ -130,6 +134,7 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
       ...(firstLineEol ? { firstLineEol } : {}),
       anchorOf: lineHash,
       checkDecoding: codec === undefined,
+      guardGuesses: codec === undefined && o.binary !== true,
     });
     // Untouched stretches take the fast lane: the scanner only counts their lines and the
     // bytes are copied by offset, with no per-line work. Not with a codec: its bytes are
@@ -163,6 +168,8 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
     // Before the stale check: a line that only looks changed because of the decoding is not stale.
     const decoding = decodingProblem(result, expectations(plan, false), codec !== undefined, () => wideEncodingOfFile(plan.target));
     if (decoding !== undefined) throw decoding;
+    const guess = result.guesses[0];
+    if (guess !== undefined && result.mismatches.length === 0) throw new LinewiseError('encoding-guess', unsafeMessage(`${guess.origin}: line ${guess.line}`, guess.why, o.encodingAdvice ?? ENCODING_ADVICE));
     if (codec === undefined && result.intoAscii.length > 0 && result.mismatches.length === 0) {
       // Only then is the whole file read once more: an ASCII line cannot tell its file's encoding.
       const invalidAt = await firstInvalidUtf8InFile(plan.target, o.signal);

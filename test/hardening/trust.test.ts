@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { esc, run, tempDir } from '../helpers.js';
+import { esc, fixture, run, tempDir } from '../helpers.js';
 import { refusedIn } from './refusals.js';
 
 let t: ReturnType<typeof tempDir>;
@@ -90,4 +90,51 @@ describe('a content edit changes no byte outside its old text, and writes its ne
       expect(bytes('f')).toBe(esc(after));
     });
   }
+});
+
+describe('no edit path writes a decoded guess into a line that is not UTF-8', () => {
+  const guess = /is not valid UTF-8, so the file is in an encoding linewise was not told, and it would (start right after byte 0x83|replace bytes that are not ASCII|write bytes that are not ASCII)/;
+  const sjis = () => fs.copyFileSync(fixture('shift_jis-trail.txt'), path.join(t.dir, 'sj'));
+
+  it('Shift_JIS: an "A" that is the second byte of "ア" is never edited without --encoding', async () => {
+    sjis();
+    await refused(['replace', 'sj', '--old', 'A', '--new', 'B', '--all'], 2, guess);
+    const grep = await run(['grep', '-F', 'A', 'sj', '--replace', 'B'], { cwd: t.dir });
+    expect(grep.status).toBe(0);
+    await refused(['replace', 'sj', '--rows', '-'], 2, guess, grep.stdout);
+    expect(bytes('sj')).toBe('\\x83A = A\\r\\n');
+  });
+
+  it('Shift_JIS: an ASCII edit between ASCII bytes needs no --encoding; with it, "A" means the character', async () => {
+    sjis();
+    let r = await run(['replace', 'sj', '--old', '= A', '--new', '= B'], { cwd: t.dir });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(bytes('sj')).toBe('\\x83A = B\\r\\n');
+    r = await run(['replace', 'sj', '--old', 'B', '--new', 'C', '--encoding', 'shift_jis'], { cwd: t.dir });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(bytes('sj')).toBe('\\x83A = C\\r\\n');
+  });
+
+  it('latin1: grep --replace keeps the bytes of the match ($0) and around it, so the rows go back unchanged', async () => {
+    t.file('f', Buffer.from('\xe9 caf\xe9 x\n', 'latin1'));
+    const grep = await run(['grep', 'caf.', 'f', '--replace', '$0'], { cwd: t.dir });
+    expect(esc(grep.stdout)).toBe('1\\t\\xe9 caf\\xe9 x\\n');
+    const named = await run(['grep', '(?<w>caf.)', 'f', '--replace', '[${w}]'], { cwd: t.dir });
+    expect(esc(named.stdout)).toBe('1\\t\\xe9 [caf\\xe9] x\\n');
+    const r = await run(['replace', 'f', '--rows', '-'], { cwd: t.dir, stdin: grep.stdout });
+    expect(r.status).toBe(0);
+    expect(bytes('f')).toBe('\\xe9 caf\\xe9 x\\n');
+  });
+
+  it('latin1: rows that carry U+FFFD for its bytes (a decoded view) are refused, whatever else they edit', async () => {
+    t.file('f', Buffer.from('\xe9 caf\xe9 x\n', 'latin1'));
+    // (a row all UTF-8 is named as a decoded read first; either way it is exit 2 naming --encoding)
+    await refused(['replace', 'f', '--rows', '-'], 2, /line 1 is not valid UTF-8 but the row is: the rows were read decoded .*--encoding/, '1\t\uFFFD caf\uFFFD y\n');
+    await refused(['replace', 'f', '--rows', '-'], 2, guess, Buffer.concat([Buffer.from('1\t\uFFFD caf'), Buffer.of(0xe9), Buffer.from(' y\n')]));
+    await refused(['replace', 'f', '--old', 'x', '--new', 'caf\u00e9'], 2, guess);
+    // an ASCII edit between ASCII bytes is safe in any ASCII-compatible encoding
+    const r = await run(['replace', 'f', '--old', 'x', '--new', 'y'], { cwd: t.dir });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(bytes('f')).toBe('\\xe9 caf\\xe9 y\\n');
+  });
 });
