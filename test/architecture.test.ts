@@ -1,6 +1,7 @@
 // Holds the design's one-way dependencies, reading every import (static, type-only and dynamic):
-// adapters (cli, commands, mcp) -> format (printers) -> engine -> core, io; core is pure; nothing
-// imports the CLI.
+// adapters (cli, commands, mcp) -> format (printers) -> engine -> core, io; the surface (one
+// declaration of every command and option) is data over core, read by all of them; core is pure;
+// nothing imports the CLI.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,7 +78,7 @@ describe('architecture', () => {
         if (!relative(i)) expect(['node:buffer'], `${f} imports ${i.spec}`).toContain(i.spec);
         else if (i.target === 'io') expect(i.typeOnly && i.spec.endsWith('/output.js'), `${f} imports ${i.spec}`).toBe(true);
         else if (i.target === 'engine') expect(i.typeOnly, `${f} imports ${i.spec} (types only)`).toBe(true);
-        else expect(['core', 'format'], `${f} imports ${i.spec}`).toContain(i.target);
+        else expect(['core', 'format', 'surface'], `${f} imports ${i.spec}`).toContain(i.target);
       }
       expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);
     }
@@ -86,9 +87,17 @@ describe('architecture', () => {
   it('the engine imports no printer, no adapter, no commander or chalk, and never touches the process', () => {
     for (const f of inLayer('engine')) {
       for (const i of imports(f)) {
-        if (relative(i)) expect(['core', 'io', 'engine'], `${f} imports ${i.spec}`).toContain(i.target);
+        if (relative(i)) expect(['core', 'io', 'engine', 'surface'], `${f} imports ${i.spec}`).toContain(i.target);
         else expect(['commander', 'chalk'], `${f} imports ${i.spec}`).not.toContain(i.spec);
       }
+      expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);
+    }
+  });
+
+  it('the surface (the declaration every adapter derives from) is data over core: it imports core and itself only, and no package', () => {
+    expect(inLayer('surface').length).toBeGreaterThan(3);
+    for (const f of inLayer('surface')) {
+      for (const i of imports(f)) expect(relative(i) && ['core', 'surface'].includes(i.target), `${f} imports ${i.spec}`).toBe(true);
       expect(code(f), `${f} touches process`).not.toMatch(/\bprocess\./);
     }
   });

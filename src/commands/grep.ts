@@ -21,19 +21,21 @@ export interface GrepArgs extends Pick<GrepOptions, EngineFlags> {
   file?: string[];
   count?: boolean;
   filesWithMatches?: boolean;
+  /** --files: list the files a search would read; every positional argument is a path */
+  listFiles?: boolean;
   filesWithoutMatch?: boolean;
   quiet?: boolean;
   onlyMatching?: boolean;
   replace?: string;
   withFilename?: boolean;
-  /** false under -h/--no-filename */
-  filename?: boolean;
+  /** -h/--no-filename */
+  noFilename?: boolean;
   null?: boolean;
   json?: boolean;
   text?: boolean;
   hidden?: boolean;
-  /** false under --no-ignore */
-  ignore?: boolean;
+  /** --no-ignore */
+  noIgnore?: boolean;
   glob?: string[];
   include?: string[];
   exclude?: string[];
@@ -42,8 +44,8 @@ export interface GrepArgs extends Pick<GrepOptions, EngineFlags> {
   dereferenceRecursive?: boolean;
   /** grep's -r: with no PATH, the current directory, whatever standard input is */
   recursive?: boolean;
-  /** false under -s/--no-messages */
-  messages?: boolean;
+  /** -s/--no-messages */
+  noMessages?: boolean;
   maxRows?: number;
   maxBytes?: number;
   countBytes?: number;
@@ -61,8 +63,8 @@ export interface GrepArgs extends Pick<GrepOptions, EngineFlags> {
 const NEVER = '(?!)';
 
 export async function grep(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): Promise<ExitCode> {
-  const { patterns, paths, never } = patternsAndPaths(ctx, first, rest, o);
-  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.messages === false, ...(o.anchor ? { anchor: anchorOf } : {}) });
+  const { patterns, paths, never } = o.listFiles ? { patterns: [], paths: first === undefined ? rest : [first, ...rest], never: false } : patternsAndPaths(ctx, first, rest, o);
+  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.noMessages === true, ...(o.anchor ? { anchor: anchorOf } : {}) });
   const summary = await grepTo(reporter, patterns, paths, {
     ignoreCase: o.ignoreCase,
     fixedStrings: o.fixedStrings && !never,
@@ -75,17 +77,18 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
     context: o.context,
     text: o.text,
     hidden: o.hidden,
-    noIgnore: o.ignore === false,
+    noIgnore: o.noIgnore === true,
     glob: [...(o.glob ?? []), ...(o.include ?? []), ...(o.exclude ?? []).map((g) => `!${g}`), ...(o.excludeDir ?? []).map((g) => `!${g.replace(/\/*$/, '')}/`)],
     follow: o.follow === true || o.dereferenceRecursive === true,
     encoding: o.encoding,
     timeout: o.timeout,
     threads: o.threads,
     report: report(o),
+    ...(o.listFiles ? { listFiles: true } : {}),
     // rg prints each line once under --json, whatever -o says
     onlyMatching: o.onlyMatching === true && !o.json,
     ...(o.replace !== undefined ? { replace: o.replace } : {}),
-    ...(o.withFilename ? { withFilename: true } : o.filename === false ? { withFilename: false } : {}),
+    ...(o.withFilename ? { withFilename: true } : o.noFilename ? { withFilename: false } : {}),
     maxRows: o.maxRows,
     maxBytes: o.maxBytes,
     countBytes: o.countBytes,

@@ -68,6 +68,11 @@ export interface GrepOptions extends ReadOptions {
    */
   after?: string;
   /**
+   * List the files the search would read (files named, walked, globbed), without reading them
+   * or taking a pattern (`--files`, as rg's): each is a file row, as `filesWithMatches` gives.
+   */
+  listFiles?: boolean;
+  /**
    * Each match replaced by this in the lines returned (`--replace`: `$1`, `${name}`, `$$` as in
    * rg). The file is not changed: such lines, given to `replaceRows`, would write it.
    */
@@ -155,6 +160,7 @@ export function searchSettings(o: Partial<GrepRunOptions>, encoding: string | un
     after: v.optionalCount(o.afterContext, 'afterContext') ?? v.optionalCount(o.context, 'context') ?? 0,
     noNumbers: report !== 'lines',
     quiet: report === 'quiet',
+    list: v.optionalBoolean(o.listFiles, 'listFiles') === true,
   };
 }
 
@@ -171,4 +177,6 @@ export interface SearchSettings {
   noNumbers: boolean;
   /** -q: status only */
   quiet: boolean;
+  /** --files: each input listed, none opened */
+  list: boolean;
 }

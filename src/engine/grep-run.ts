@@ -235,6 +235,14 @@ export class GrepRun implements Turn {
    * reported in its turn) or when the output refuses it (then `output.state` says it is done).
    */
   private open(item: SearchTarget): boolean {
+    if (this.o.list) {
+      // --files: named in turn as a file with a selected line would be, never opened
+      this.reporter.file(item.display);
+      this.output.beginFile(item.display, this.cursorLine(item));
+      this.output.endFile(item.display, 1);
+      this.reporter.endFile(item.display, 1);
+      return false;
+    }
     {
       let text: OpenedText;
       try {

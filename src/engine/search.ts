@@ -31,11 +31,13 @@ export type { GrepReport } from './grep-output.js';
  */
 export async function grepTo(reporter: GrepReporter, patterns: string | readonly string[], paths: string | readonly string[], options: GrepRunOptions = {}): Promise<GrepSummary> {
   const o = v.options<GrepRunOptions>(options, 'options');
-  const list = v.strings(patterns, 'pattern');
+  const listing = v.optionalBoolean(o.listFiles, 'listFiles') === true;
+  // --files takes no pattern: one that matches nothing stands in (nothing is searched)
+  const list = listing ? ['(?!)'] : v.strings(patterns, 'pattern');
   if (list.length === 0) throw new LinewiseError('usage', 'no pattern given: linewise grep PATTERN [PATH...] (see linewise help grep)');
   const encoding = v.optionalString(o.encoding, 'encoding');
   const timeout = timeoutMs(o.timeout);
-  const report = o.report ?? 'lines';
+  const report = listing ? 'files' : (o.report ?? 'lines');
   const search = searchSettings(o, encoding, report, reporter);
   const patternOptions = {
     ignoreCase: v.optionalBoolean(o.ignoreCase, 'ignoreCase'),
@@ -71,7 +73,7 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   // worker threads only for walked directories and globs (their module loads only then)
   // (nor with files served from a cache: its bookkeeping sees only this thread's opens; nor
   // confined: a worker's opens would not be checked against the confinement)
-  const parallel = items.multi && search.source.files === undefined && search.source.confine === undefined ? await parallelPlan(threads, encoding, { patterns: list, patternOptions, settings: fileSettings(search), deadlineMs: timeout > 0 ? timeout + SLICE_MS : 0, sliceMs: SLICE_MS }) : undefined;
+  const parallel = items.multi && !listing && search.source.files === undefined && search.source.confine === undefined ? await parallelPlan(threads, encoding, { patterns: list, patternOptions, settings: fileSettings(search), deadlineMs: timeout > 0 ? timeout + SLICE_MS : 0, sliceMs: SLICE_MS }) : undefined;
   const run = new GrepRun(pattern, items.list, search, reporter, output, cursor, parallel);
   try {
     return await runSteps(run, reporter, timeout, o.timeout !== undefined, signal, parallel !== undefined);

@@ -1,4 +1,4 @@
-// The examples of `linewise help` and `linewise help <command>`: text only, one block per command.
+// The examples of `linewise help` and `linewise help <command>` (part of the surface: one block per command).
 
 // Every option of every command appears in at least one example (test/help.test.ts checks it):
 // an agent reading `linewise help <command>` learns each flag from a command line it can copy.
@@ -122,6 +122,7 @@ Examples:
   $ linewise grep -B 2 -A 1 panic src       2 lines before and 1 after, groups split by "--"
   $ linewise grep -l -0 TODO src | xargs -0 wc -l   file names, NUL-terminated
   $ linewise grep --files-without-match LICENSE src   names of files with no match
+  $ linewise grep --files -g '*.ts' src       the files a search would read (no PATTERN), as rg --files
   $ linewise grep -q TODO src && echo found   no output; stops at the first match; exit 0 or 1
   $ linewise grep -o -h '[0-9]+ms' logs     each match a row "<n>:<column><TAB><match>", no paths
   $ linewise grep -H -n main src/app.ts     the path on every row, even for one file (-n: habit)
