@@ -1,6 +1,7 @@
 // readlines and page as operations: open the input, read a range or a bounded page into a row
 // sink, and say what was read; plus the library's collecting forms, readLines and page.
 
+import { PAGE_DEFAULTS } from '../surface/options.js';
 import { type Bom } from '../core/sniff.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
@@ -159,8 +160,8 @@ export interface PageOptions extends ReadOptions {
   countBytes?: number;
 }
 
-/** The CLI's defaults for a page. */
-export const PAGE_DEFAULTS = { offset: 0, limit: 100, maxBytes: 64 << 10, countBytes: 8 << 20 } as const;
+/** The defaults of a page (the surface declares them). */
+export { PAGE_DEFAULTS };
 
 /** What `pageTo` read, and where the next page starts: the footer as data. */
 export interface PageSummary extends InputFacts {

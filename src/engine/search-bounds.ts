@@ -2,9 +2,10 @@
 // them without loading the search at every start-up.
 
 import { MAX_DEADLINE_MS } from '../io/deadline.js';
+import { DEFAULT_TIMEOUT } from '../surface/options.js';
 
-/** Seconds a stretch of searching may run before the pattern is blamed (see --timeout). */
-export const DEFAULT_TIMEOUT = 10;
+/** Seconds a stretch of searching may run before the pattern is blamed (see --timeout; the surface declares it). */
+export { DEFAULT_TIMEOUT };
 /** Work between two deadline checks: long enough that the watchdog's cost vanishes. */
 export const SLICE_MS = 250;
 /** The largest --timeout, in seconds: its deadline (plus a slice) must fit node:vm's range. */

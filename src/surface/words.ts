@@ -35,7 +35,7 @@ export function render(text: string, cmd: CommandSpec, dialect: Dialect): string
 
 /** A value as written after its name: a word as it is on the command line, JSON to a tool. */
 function shown(value: unknown, dialect: Dialect): string {
-  if (dialect === 'cli') return typeof value === 'string' && /^[\w./:@+-]+$/.test(value) ? value : `'${String(value).replace(/'/g, "'\\''")}'`;
+  if (dialect === 'cli') return typeof value !== 'string' || /^[\w./:@+-]+$/.test(value) ? String(value) : `'${value.replace(/'/g, "'\\''")}'`;
   return JSON.stringify(value);
 }
 
