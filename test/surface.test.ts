@@ -83,8 +83,11 @@ describe('words: each surface names options its own way', () => {
     expect(cliWords('readlines').call('readlines', args)).toBe('linewise readlines big.log 96 500 --max-bytes 8000');
     expect(mcpWords('readlines').call('readlines', args)).toBe('call read_lines with {"path":"big.log","start":96,"end":500,"max_bytes":8000}');
     expect(libraryWords('readlines').call('readlines', args)).toBe('readlines({"path":"big.log","start":96,"end":500,"maxBytes":8000})');
-    expect(cliWords('grep').again('after', 'src/a.ts:17')).toBe('run the same command with --after src/a.ts:17');
-    expect(mcpWords('grep').again('after', 'src/a.ts:17')).toBe('call the tool again with after: "src/a.ts:17"');
+    expect(cliWords('grep').sameWith('after', 'src/a.ts:17')).toBe('Run the same command with --after src/a.ts:17');
+    expect(mcpWords('grep').sameWith('after', 'src/a.ts:17')).toBe('Call grep again with after: "src/a.ts:17"');
+    expect(mcpWords('grep', 'find_files').sameWith('after', 'a b')).toBe('Call find_files again with after: "a b"');
+    expect(cliWords('readlines').call('readlines', { path: '-x', start: 1, end: 1 })).toBe('linewise readlines ./-x 1 1');
+    expect(cliWords('readlines').call('readlines', { path: 'a\tb', start: 1 })).toBe("linewise readlines $'a\\x09b' 1");
     expect(cliWords('replace').set('encoding', 'latin1')).toBe('--encoding latin1');
     expect(mcpWords('replace').set('encoding', 'latin1')).toBe('encoding: "latin1"');
   });

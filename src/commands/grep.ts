@@ -11,6 +11,7 @@ import { type GrepOptions, type GrepReport, grepTo } from '../engine/search.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
 import { readOptionInput } from '../io/option-input.js';
 import type { Context } from './context.js';
+import { cliWords } from '../surface/words.js';
 
 /** The flags as commander parses them: those the engine takes as they are, by its own names. */
 type EngineFlags = 'ignoreCase' | 'fixedStrings' | 'wordRegexp' | 'lineRegexp' | 'invertMatch' | 'maxCount' | 'afterContext' | 'beforeContext' | 'context';
@@ -64,7 +65,7 @@ const NEVER = '(?!)';
 
 export async function grep(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): Promise<ExitCode> {
   const { patterns, paths, never } = o.listFiles ? { patterns: [], paths: first === undefined ? rest : [first, ...rest], never: false } : patternsAndPaths(ctx, first, rest, o);
-  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.noMessages === true, ...(o.anchor ? { anchor: anchorOf } : {}) });
+  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.noMessages === true, words: cliWords('grep'), ...(o.anchor ? { anchor: anchorOf } : {}) });
   const summary = await grepTo(reporter, patterns, paths, {
     ignoreCase: o.ignoreCase,
     fixedStrings: o.fixedStrings && !never,

@@ -7,6 +7,7 @@ import { anchorOf } from '../engine/results.js';
 import { JsonRows, writeRecord } from '../format/json.js';
 import { pageFooterOf, pageRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
+import { cliWords } from '../surface/words.js';
 import type { Context, ReaderOptions } from './context.js';
 
 export interface PageArgs extends ReaderOptions {
@@ -34,7 +35,7 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   for (const note of r.notes) ctx.warn(note, r.path);
   if (args.json) writeRecord(ctx.out, pageRecord(r));
   else {
-    const footer = pageFooterOf(r, args.encoding);
+    const footer = pageFooterOf(r, args.encoding, cliWords('page'));
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
   return Exit.ok;

@@ -8,6 +8,7 @@ import { anchorOf } from '../engine/results.js';
 import { JsonRows, writeRecord } from '../format/json.js';
 import { readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
+import { cliWords } from '../surface/words.js';
 import type { Context, ReaderOptions } from './context.js';
 
 export interface ReadlinesArgs extends ReaderOptions {
@@ -23,7 +24,7 @@ export function readlines(ctx: Context, file: string, startArg: string, endArg: 
   for (const note of r.notes) ctx.warn(note, r.path);
   if (opts.json) writeRecord(ctx.out, readlinesRecord(r));
   else {
-    const footer = readlinesFooterOf(r, end, opts.maxBytes, opts.encoding);
+    const footer = readlinesFooterOf(r, end, opts.maxBytes, opts.encoding, cliWords('readlines'));
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
   return Exit.ok;

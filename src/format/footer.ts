@@ -1,7 +1,12 @@
-// The page footer: the text that says what a page showed and the offset to read next.
+// The footers: what a page, a capped readlines or a cut grep showed and how to go on, worded in
+// the reader's surface (a command line, an MCP tool's arguments: surface/words.ts).
 
 import { plural } from '../core/errors.js';
 import type { GrepCutOff } from '../engine/grep-budget.js';
+import type { Words } from '../surface/words.js';
+
+/** Options a footer's call repeats so that it reads as this read did (`encoding`). */
+export type Again = Record<string, unknown>;
 
 /** What a page footer reports. `total` is undefined when the count stopped at its bound. */
 export interface FooterInfo {
@@ -11,12 +16,12 @@ export interface FooterInfo {
   shown: number;
   total: number | undefined;
   /** a line shown cut: its number, bytes shown and full length (undefined if not counted) */
-  cut?: { line: number; shown: number; length: number | undefined; path: string; options?: string[] };
+  cut?: { line: number; shown: number; length: number | undefined; path: string; options?: Again };
   /** `--last N`: lines of the N left out at the top because the byte cap could not hold them */
   dropped?: number | undefined;
   /** the file, for the command that reads the dropped lines */
   path?: string;
-  options?: string[];
+  options?: Again;
 }
 
 /**
@@ -24,7 +29,7 @@ export interface FooterInfo {
  * `[Read 2 lines (lines 1-2 of 5 total). 3 lines remaining from offset 2.]`.
  * Returns undefined at the end of the file when nothing was cut: no footer then.
  */
-export function pageFooter(f: FooterInfo): string | undefined {
+export function pageFooter(f: FooterInfo, words: Words): string | undefined {
   const last = f.first + f.shown - 1;
   const next = last; // the next offset is the number of lines before the next unread one
   const remaining = f.total === undefined ? undefined : f.total - last;
@@ -42,12 +47,11 @@ export function pageFooter(f: FooterInfo): string | undefined {
     const from = f.first - dropped;
     const them = dropped === 1 ? `line ${from}` : `lines ${from}-${f.first - 1}`;
     text +=
-      ` The ${plural(dropped)} before ${f.shown === 1 ? 'it' : 'them'} (${them}) did not fit --max-bytes;` +
-      ` read ${dropped === 1 ? 'it' : 'them'} with: linewise readlines ${shellWord(f.path ?? '-')} ${from} ${f.first - 1}` +
-      (f.options ?? []).map((o) => ` ${shellWord(o)}`).join('') +
+      ` The ${plural(dropped)} before ${f.shown === 1 ? 'it' : 'them'} (${them}) did not fit ${words.name('maxBytes')};` +
+      ` read ${dropped === 1 ? 'it' : 'them'} with: ${words.call('readlines', { path: f.path ?? '-', start: from, end: f.first - 1, ...f.options })}` +
       (f.cut ? '.' : '');
   }
-  if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, f.cut.options ?? [])}`;
+  if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, f.cut.options ?? {}, words)}`;
   return text + ']';
 }
 
@@ -56,26 +60,9 @@ export function pageFooter(f: FooterInfo): string | undefined {
  * bytes; read it whole with: linewise readlines FILE 17 17` (`of FILE` after the number when
  * the rows name several files).
  */
-function cutSentence(cut: { line: number; shown: number; length: number | undefined }, path: string, options: readonly string[], namePath = false): string {
+function cutSentence(cut: { line: number; shown: number; length: number | undefined }, path: string, options: Again, words: Words, namePath = false): string {
   const of = cut.length === undefined ? `more than ${cut.shown}` : `of ${cut.length}`;
-  // a file named like an option is named "./-x", so the command reads it as a file
-  const file = path.startsWith('-') && path !== '-' ? `./${path}` : path;
-  return (
-    `Line ${cut.line}${namePath ? ` of ${path}` : ''} was cut at ${cut.shown} ${of} bytes;` +
-    ` read it whole with: linewise readlines ${shellWord(file)} ${cut.line} ${cut.line}` +
-    options.map((o) => ` ${shellWord(o)}`).join('')
-  );
-}
-
-/**
- * Quotes a path for a command line shown to the user, only when it needs quoting. Control
- * characters go in `$'...'` with C escapes, so the footer stays one line without a tab (which
- * `replace --rows` relies on to tell it from a row).
- */
-function shellWord(word: string): string {
-  if (/^[\w./@%+=:,-]+$/.test(word)) return word;
-  if (!/[\x00-\x1f\x7f]/.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
-  return `$'${word.replace(/[\x00-\x1f\x7f'\\]/g, (c) => (c === "'" || c === '\\' ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}'`;
+  return `Line ${cut.line}${namePath ? ` of ${path}` : ''} was cut at ${cut.shown} ${of} bytes; read it whole with: ${words.call('readlines', { path, start: cut.line, end: cut.line, ...options })}`;
 }
 
 /** grep's footer: the cut-off, and whether the rows are files (-c, -l, --files-without-match). */
@@ -89,7 +76,7 @@ export interface GrepFooterInfo extends GrepCutOff {
  * The counts are of what follows the cursor the search started from; "more remain" when
  * counting stopped at its bound.
  */
-export function grepFooter(f: GrepFooterInfo): string {
+export function grepFooter(f: GrepFooterInfo, words: Words): string {
   let text: string;
   if (f.fileRows) {
     text = f.total === undefined ? `[Read ${plural(f.shown, 'file')}; more remain.` : `[Read ${f.shown} of ${plural(f.total, 'file')}.`;
@@ -100,11 +87,11 @@ export function grepFooter(f: GrepFooterInfo): string {
         : `${f.shown} of ${plural(f.total, 'matching line')} (in ${f.files} of ${plural(f.totalFiles, 'file')})`;
     text = f.rows === f.shown ? `[Read ${lines}.` : `[Read ${plural(f.rows, 'row')}: ${lines}.`;
   }
-  text += ` Run the same command with --after ${shellWord(f.after)} to go on.`;
+  text += ` ${words.sameWith('after', f.after)} to go on.`;
   if (f.matches) {
     const m = f.matches;
-    text += ` Line ${m.line} of ${m.path}: ${m.shown} of its ${m.total} matches shown; read it whole with: linewise readlines ${shellWord(m.path)} ${m.line} ${m.line}`;
-  } else if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, [], true)}`;
+    text += ` Line ${m.line} of ${m.path}: ${m.shown} of its ${m.total} matches shown; read it whole with: ${words.call('readlines', { path: m.path, start: m.line, end: m.line })}`;
+  } else if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, {}, words, true)}`;
   return text + ']';
 }
 
@@ -121,22 +108,21 @@ export interface ReadlinesFooterInfo {
   left: number | undefined;
   maxBytes: number;
   cut?: { line: number; shown: number; length: number | undefined } | undefined;
-  /** options the commands in the footer need (`--encoding NAME`) */
-  options: string[];
+  /** options the calls in the footer repeat (`encoding`) */
+  options: Again;
 }
 
 /**
  * readlines' footer when --max-bytes stopped its rows, e.g.
  * `[Read 3 lines (lines 10-12); 8 more lines did not fit --max-bytes 100. Go on with: linewise readlines f.txt 13 20 --max-bytes 100]`.
  */
-export function readlinesFooter(f: ReadlinesFooterInfo): string {
-  const opts = f.options.map((o) => ` ${shellWord(o)}`).join('');
+export function readlinesFooter(f: ReadlinesFooterInfo, words: Words): string {
   let text = `[Read ${plural(f.shown)} (lines ${f.first}-${f.first + f.shown - 1})`;
   if (f.next !== undefined) {
     const more = f.left === undefined ? 'more lines' : `${f.left} more ${f.left === 1 ? 'line' : 'lines'}`;
-    const go = `linewise readlines ${shellWord(f.path)} ${f.next}${f.end === undefined ? '' : ` ${f.end}`} --max-bytes ${f.maxBytes}${opts}`;
-    text += `; ${more} did not fit --max-bytes ${f.maxBytes}. Go on with: ${go}`;
+    const go = words.call('readlines', { path: f.path, start: f.next, end: f.end, maxBytes: f.maxBytes, ...f.options });
+    text += `; ${more} did not fit ${words.set('maxBytes', f.maxBytes)}. Go on with: ${go}`;
   } else text += '.';
-  if (f.cut) text += `${f.next !== undefined ? ';' : ''} ${cutSentence(f.cut, f.path, f.options)}`;
+  if (f.cut) text += `${f.next !== undefined ? ';' : ''} ${cutSentence(f.cut, f.path, f.options, words)}`;
   return text + ']';
 }

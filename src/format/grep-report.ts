@@ -8,6 +8,7 @@ import { JsonGrep } from './grep-json.js';
 import { printCount, printPath, TextGrep, type GrepPrinterOptions } from './grep-rows.js';
 import type { Printing } from './printing.js';
 import type { AnchorFn } from './rows.js';
+import type { Words } from '../surface/words.js';
 
 /** How the rows are printed. */
 export interface GrepPrintOptions {
@@ -19,6 +20,8 @@ export interface GrepPrintOptions {
   anchor?: AnchorFn;
   /** hide the inputs that could not be read (-s), never a search stopped by its deadline */
   quietErrors?: boolean;
+  /** how the footer says to go on: the CLI's words or a tool's */
+  words: Words;
 }
 
 /** Prints a grep run as the CLI does: rows, parts, counts, names or JSON; problems through `warn`. */
@@ -103,7 +106,7 @@ export class PrintingGrepReporter implements GrepReporter {
       return;
     }
     if (cutOff === undefined) return;
-    const footer = grepFooter({ ...cutOff, fileRows: this.mode !== 'lines' });
+    const footer = grepFooter({ ...cutOff, fileRows: this.mode !== 'lines' }, this.o.words);
     // Under -0 the output is a NUL-separated list for xargs -0 and the like: the footer is a message.
     if (this.o.nul) {
       this.p.out.flush();

@@ -8,6 +8,7 @@ import { anchorOf } from '../engine/results.js';
 import { JsonRows, writeRecord } from '../format/json.js';
 import { pageFooterOf, pageRecord, readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
+import { mcpWords } from '../surface/words.js';
 import type { ToolOutput } from './result.js';
 import type { Roots } from './roots.js';
 import { BOUNDS } from './tools.js';
@@ -49,7 +50,7 @@ export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots):
   const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, readlinesRecord(r));
-  const footer = readlinesFooterOf(r, a.end, maxBytes, a.encoding);
+  const footer = readlinesFooterOf(r, a.end, maxBytes, a.encoding, mcpWords('readlines'));
   if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
 }
 
@@ -70,6 +71,6 @@ export async function pageTool(out: ToolOutput, a: PageArgs, roots: Roots): Prom
   const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.max_bytes ?? BOUNDS.maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, pageRecord(r));
-  const footer = pageFooterOf(r, a.encoding);
+  const footer = pageFooterOf(r, a.encoding, mcpWords('page'));
   if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
 }

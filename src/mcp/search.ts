@@ -12,6 +12,7 @@ import type { WalkCache } from '../io/walk-cache.js';
 import type { WalkProblem } from '../io/walk.js';
 import { anchorOf } from '../engine/results.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
+import { mcpWords } from '../surface/words.js';
 import { ToolOutput, type ToolResult } from './result.js';
 import { BOUNDS } from './tools.js';
 import type { Roots } from './roots.js';
@@ -141,7 +142,7 @@ interface Inputs {
 async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal | undefined, warm: Warm) {
   const out = new ToolOutput();
   const anchor = a.anchor ? { anchor: anchorOf } : {};
-  const reporter = new BothReporters(new PrintingGrepReporter(out.text, 'lines', { json: false, nul: false, ...anchor }), new PrintingGrepReporter(out.json, 'lines', { json: true, nul: false, ...anchor }));
+  const reporter = new BothReporters(new PrintingGrepReporter(out.text, 'lines', { json: false, nul: false, words: mcpWords('grep'), ...anchor }), new PrintingGrepReporter(out.json, 'lines', { json: true, nul: false, words: mcpWords('grep'), ...anchor }));
   for (const p of i.problems) {
     if (p.note) reporter.note(p.error.message, p.error.path);
     else reporter.error(p.error, p.error.path);

@@ -33,10 +33,20 @@ export function render(text: string, cmd: CommandSpec, dialect: Dialect): string
   });
 }
 
-/** A value as written after its name: a word as it is on the command line, JSON to a tool. */
+/**
+ * A word of a command line shown to the user, quoted only when it needs it. Control characters
+ * go in `$'...'` with C escapes, so a footer stays one line without a tab (which `replace --rows`
+ * relies on to tell it from a row).
+ */
+export function shellWord(word: string): string {
+  if (/^[\w./@%+=:,-]+$/.test(word)) return word;
+  if (!/[\x00-\x1f\x7f]/.test(word)) return `'${word.replace(/'/g, `'\\''`)}'`;
+  return `$'${word.replace(/[\x00-\x1f\x7f'\\]/g, (c) => (c === "'" || c === '\\' ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}'`;
+}
+
+/** A value as written after its name: a shell word on the command line, JSON to a tool. */
 function shown(value: unknown, dialect: Dialect): string {
-  if (dialect === 'cli') return typeof value !== 'string' || /^[\w./:@+-]+$/.test(value) ? String(value) : `'${value.replace(/'/g, "'\\''")}'`;
-  return JSON.stringify(value);
+  return dialect === 'cli' ? shellWord(String(value)) : JSON.stringify(value);
 }
 
 /**
@@ -47,6 +57,8 @@ export class Words {
   constructor(
     readonly dialect: Dialect,
     readonly command: string,
+    /** the MCP tool these words answer for (find_files is a view of grep) */
+    readonly tool?: string,
   ) {}
 
   private get spec(): CommandSpec {
@@ -75,7 +87,9 @@ export class Words {
     const spec = COMMANDS.find((c) => c.name === command)!;
     if (this.dialect === 'cli') {
       const words: string[] = ['linewise', command];
-      for (const a of spec.args) if (args[a.key] !== undefined) words.push(...[args[a.key]].flat().map((v) => shown(v, 'cli')));
+      // a file named like an option is named "./-x", so the command reads it as a file
+      const word = (v: unknown) => (typeof v === 'string' && v.startsWith('-') && v !== '-' ? `./${v}` : v);
+      for (const a of spec.args) if (args[a.key] !== undefined) words.push(...[args[a.key]].flat().map((v) => shown(word(v), 'cli')));
       for (const o of spec.options) {
         const v = args[o.key];
         if (v === undefined || v === false) continue;
@@ -83,7 +97,7 @@ export class Words {
       }
       return words.join(' ');
     }
-    const name = tool ?? TOOLS.find((t) => t.command === command)?.name ?? command;
+    const name = tool ?? (command === this.command ? this.tool : undefined) ?? TOOLS.find((t) => t.command === command)?.name ?? command;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(args)) {
       const x = spec.options.find((o) => o.key === k) ?? spec.args.find((a) => a.key === k);
@@ -92,13 +106,15 @@ export class Words {
     return this.dialect === 'mcp' ? `call ${name} with ${JSON.stringify(out)}` : `${command}(${JSON.stringify(out)})`;
   }
 
-  /** "the same call, with X": how a footer says to go on with one argument changed. */
-  again(key: string, value: unknown): string {
-    return this.dialect === 'cli' ? `run the same command with ${this.set(key, value)}` : `call ${this.dialect === 'mcp' ? 'the tool' : this.command} again with ${this.set(key, value)}`;
+  /** How a footer says to repeat the call with one argument set: `Run the same command with --after X`. */
+  sameWith(key: string, value: unknown): string {
+    if (this.dialect === 'cli') return `Run the same command with ${this.set(key, value)}`;
+    const name = this.tool ?? TOOLS.find((t) => t.command === this.command)?.name ?? this.command;
+    return `Call ${this.dialect === 'mcp' ? name : `${this.command}()`} again with ${this.set(key, value)}`;
   }
 }
 
 /** The words of `command` on the command line, to an MCP client, and in the library. */
 export const cliWords = (command: string) => new Words('cli', command);
-export const mcpWords = (command: string) => new Words('mcp', command);
+export const mcpWords = (command: string, tool?: string) => new Words('mcp', command, tool);
 export const libraryWords = (command: string) => new Words('library', command);

@@ -4,6 +4,7 @@ import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { type PageOptions, readPage } from '../../src/core/read-page.js';
 import { readRange, type RowSink } from '../../src/core/read-range.js';
 import { pageFooter } from '../../src/format/footer.js';
+import { cliWords, mcpWords } from '../../src/surface/words.js';
 import { esc, referenceLines, errorOf } from '../helpers.js';
 
 /** Collects rows (pieces joined) and cut rows. */
@@ -165,7 +166,7 @@ describe('readPage', () => {
               break;
             }
             expect(r.nextOffset).toBeGreaterThan(offset); // always advances
-            const footer = pageFooter({ first: r.first, shown: r.shown, total: r.total });
+            const footer = pageFooter({ first: r.first, shown: r.shown, total: r.total }, cliWords('page'));
             if (r.total !== undefined && r.nextOffset >= r.total) {
               expect(footer).toBeUndefined();
               break;
@@ -182,14 +183,14 @@ describe('readPage', () => {
 
 describe('pageFooter', () => {
   it('has the contract strings, singular and plural, and none at the end', () => {
-    expect(pageFooter({ first: 1, shown: 2, total: 5 })).toBe('[Read 2 lines (lines 1-2 of 5 total). 3 lines remaining from offset 2.]');
-    expect(pageFooter({ first: 1, shown: 1, total: 5 })).toBe('[Read 1 line (lines 1-1 of 5 total). 4 lines remaining from offset 1.]');
-    expect(pageFooter({ first: 3, shown: 2, total: 5 })).toBe('[Read 2 lines (lines 3-4 of 5 total). 1 line remaining from offset 4.]');
-    expect(pageFooter({ first: 1, shown: 2, total: undefined })).toBe('[Read 2 lines (lines 1-2). More lines remain from offset 2.]');
-    expect(pageFooter({ first: 4, shown: 2, total: 5 })).toBeUndefined();
+    expect(pageFooter({ first: 1, shown: 2, total: 5 }, cliWords('page'))).toBe('[Read 2 lines (lines 1-2 of 5 total). 3 lines remaining from offset 2.]');
+    expect(pageFooter({ first: 1, shown: 1, total: 5 }, cliWords('page'))).toBe('[Read 1 line (lines 1-1 of 5 total). 4 lines remaining from offset 1.]');
+    expect(pageFooter({ first: 3, shown: 2, total: 5 }, cliWords('page'))).toBe('[Read 2 lines (lines 3-4 of 5 total). 1 line remaining from offset 4.]');
+    expect(pageFooter({ first: 1, shown: 2, total: undefined }, cliWords('page'))).toBe('[Read 2 lines (lines 1-2). More lines remain from offset 2.]');
+    expect(pageFooter({ first: 4, shown: 2, total: 5 }, cliWords('page'))).toBeUndefined();
   });
   it('says how to read a cut line whole', () => {
-    expect(pageFooter({ first: 1, shown: 1, total: 1, cut: { line: 1, shown: 6, length: 21, path: 'my file' } })).toBe(
+    expect(pageFooter({ first: 1, shown: 1, total: 1, cut: { line: 1, shown: 6, length: 21, path: 'my file' } }, cliWords('page'))).toBe(
       "[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 6 of 21 bytes; read it whole with: linewise readlines 'my file' 1 1]",
     );
   });

@@ -103,10 +103,14 @@ describe('linewise mcp: the tools', () => {
     expect(esc(g.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', 'a', dir], root).stdout));
     expect(g.records).toEqual(records(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', '--json', 'a', dir], root).stdout));
     const cut = await s.call('grep', { pattern: 'a', paths: [dir], max_rows: 1 });
-    const after = /--after (\S+) to go on/.exec(cut.texts[0]!)![1]!;
-    expect(esc(cut.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '1', '--max-bytes', '65536', 'a', dir], root).stdout));
+    // the footer speaks the tool's arguments, never a CLI flag; the rest is the CLI's output
+    const after = JSON.parse(/Call grep again with after: ("(?:[^"\\]|\\.)*") to go on/.exec(cut.texts[0]!)![1]!) as string;
+    expect(cut.texts[0]!).not.toMatch(/--[a-z]/);
+    const cliCut = cli(['grep', '--max-rows', '1', '--max-bytes', '65536', 'a', dir], root).stdout.toString();
+    expect(esc(cut.texts[0]!)).toBe(esc(cliCut.replace(/Run the same command with --after (\S+)/, (_, a: string) => `Call grep again with after: ${JSON.stringify(a)}`)));
     const next = await s.call('grep', { pattern: 'a', paths: [dir], max_rows: 1, after });
-    expect(esc(next.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '1', '--max-bytes', '65536', '--after', after, 'a', dir], root).stdout));
+    const cliNext = cli(['grep', '--max-rows', '1', '--max-bytes', '65536', '--after', after, 'a', dir], root).stdout.toString();
+    expect(esc(next.texts[0]!)).toBe(esc(cliNext.replace(/Run the same command with --after (\S+)/, (_, a: string) => `Call grep again with after: ${JSON.stringify(a)}`)));
     const none = await s.call('grep', { pattern: 'zzz-nothing', paths: [dir] });
     expect(none).toMatchObject({ isError: false, status: 1 });
   });
