@@ -9,9 +9,10 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { Context } from '../commands/context.js';
 import { page } from '../commands/page.js';
 import { readlines } from '../commands/readlines.js';
-import type { ExitCode } from '../core/errors.js';
+import { type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { loadEncoding } from '../engine/encodings.js';
+import { conflictIn } from '../surface/check.js';
 import { COMMANDS } from '../surface/commands.js';
 import { EXAMPLES } from '../surface/examples.js';
 import type { CommandSpec, OptionSpec } from '../surface/types.js';
@@ -90,7 +91,8 @@ function commanderOption(spec: CommandSpec, o: OptionSpec, attr: (key: string) =
   else if (o.kind === 'choice') opt.choices(o.choices ?? []);
   if (o.default !== undefined) opt.default(o.default);
   // on the first of a pair only, so commander names the pair as declared (the library's check sees both ways)
-  const against = spec.conflicts.flatMap(([a, others]) => (a === o.key ? others : []));
+  // a conflict with its own message is checked by the action, in the surface's words
+  const against = spec.conflicts.flatMap(([a, others, message]) => (a === o.key && message === undefined ? others : []));
   if (against.length > 0) opt.conflicts(against.map(attr));
   return opt;
 }
@@ -144,7 +146,10 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     const action = ACTIONS[spec.name]!;
     cmd.action(async (...got: unknown[]) => {
       const positional = got.slice(0, spec.args.length) as (string | string[] | undefined)[];
-      await action(runner, positional, byKey(spec, cmd.opts(), attr));
+      const given = byKey(spec, cmd.opts(), attr);
+      const clash = conflictIn(spec, given);
+      if (clash?.[2] !== undefined) throw new LinewiseError('usage', render(clash[2], spec, 'cli'));
+      await action(runner, positional, given);
     });
   }
 

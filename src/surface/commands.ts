@@ -213,7 +213,7 @@ const replace: CommandSpec = {
   ],
   conflicts: [
     ['dryRun', ['receipt']],
-    ['delete', ['text', 'from']],
+    ['delete', ['text', 'from'], 'give the new text once: {text}, {from} or {delete}'],
   ],
 };
 
