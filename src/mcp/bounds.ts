@@ -54,13 +54,43 @@ export function searchTimedOut(e: LinewiseError): LinewiseError {
 
 const size = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
 
+/** The tools whose rows max_bytes caps: an answer too large for MAX_ANSWER_BYTES is asked again with less. */
+const CAPPED = new Set(['read_lines', 'page', 'grep', 'find_files']);
+
+/** The least max_bytes an answer is asked again with. */
+const MIN_ROW_BYTES = 4 << 10;
+
+/**
+ * Runs a call (`run`: `fresh` when asked again, with output of its own) and bounds its answer.
+ * Rows are capped by bytes, but each row also costs a JSON record (about 100 to 200 bytes, more
+ * than a short line itself): when the answer passes MAX_ANSWER_BYTES, a read or search is asked
+ * again with max_bytes scaled down to fit, so that its footer names the call that goes on from
+ * where it stopped. Anything else still too large is cut (boundedAnswer).
+ */
+export async function withinAnswer(tool: string, args: Record<string, unknown>, run: (args: Record<string, unknown>, fresh: boolean) => Promise<ToolResult>): Promise<ToolResult> {
+  let r = await run(args, false);
+  let n = size(r);
+  if (n > MAX_ANSWER_BYTES && CAPPED.has(tool) && r.isError !== true) {
+    let cap = rowBytes(typeof args.max_bytes === 'number' ? args.max_bytes : undefined);
+    for (let tries = 0; tries < 3 && n > MAX_ANSWER_BYTES && cap > MIN_ROW_BYTES; tries++) {
+      cap = Math.max(MIN_ROW_BYTES, Math.floor((cap * MAX_ANSWER_BYTES * 0.8) / n));
+      try {
+        r = await run({ ...args, max_bytes: cap }, true);
+      } catch {
+        break; // the first answer, cut, rather than none
+      }
+      n = size(r);
+    }
+  }
+  return boundedAnswer(r, n);
+}
+
 /**
  * The answer as sent, cut to MAX_ANSWER_BYTES when it is larger: JSON records kept while they
  * fit in half of it, the text blocks in the rest, and a message saying so. Reads and searches
  * never come near it (HARD_MAX_BYTES); it holds for every other answer too.
  */
-export function boundedAnswer(r: ToolResult): ToolResult {
-  const total = size(r);
+export function boundedAnswer(r: ToolResult, total = size(r)): ToolResult {
   if (total <= MAX_ANSWER_BYTES) return r;
   const room = MAX_ANSWER_BYTES - (64 << 10);
   const records: unknown[] = [];

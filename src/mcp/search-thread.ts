@@ -26,7 +26,8 @@ async function run(m: Extract<ThreadRequest, { kind: 'grep' }>): Promise<ThreadA
       roots.set(m.roots, '/');
       named = key;
     }
-    return { id: m.id, result: await grepTool(m.args as GrepArgs, m.paths, roots, stop.signal, warm) };
+    // as JSON: a string crosses to the main thread several times faster than its objects cloned
+    return { id: m.id, json: JSON.stringify(await grepTool(m.args as GrepArgs, m.paths, roots, stop.signal, warm)) };
   } catch (e) {
     const err = e instanceof LinewiseError ? e : undefined;
     return { id: m.id, error: { code: err?.code ?? 'internal', message: err?.message ?? String((e as Error)?.message ?? e), path: err?.path, exitCode: err?.exitCode } };

@@ -26,7 +26,7 @@ export interface ThreadSetup {
 export type ThreadRequest = { kind: 'grep'; id: number; args: GrepArgs; paths: string[]; roots: string[] } | { kind: 'cancel'; id: number };
 
 /** A thread's answer: the tool's result, or the error it failed with (as data: a class does not cross). */
-export type ThreadAnswer = { id: number; result: ToolResult } | { id: number; error: { code: string; message: string; path: string | undefined; exitCode: ExitCode | undefined } };
+export type ThreadAnswer = { id: number; json: string } | { id: number; error: { code: string; message: string; path: string | undefined; exitCode: ExitCode | undefined } };
 
 /** A search waiting for, or running on, a thread. */
 interface Call {
@@ -129,7 +129,7 @@ export class SearchThreads {
     const call = t.call;
     if (call === undefined || call.id !== a.id) return; // the answer of a call given up on
     this.free(t);
-    if ('result' in a) call.resolve(a.result);
+    if ('json' in a) call.resolve(JSON.parse(a.json) as ToolResult);
     else if (a.error.code === 'interrupted' && call.signal?.aborted) call.reject(new Interrupted(call.signal));
     else if (a.error.code === 'internal') call.reject(new Error(a.error.message));
     else call.reject(new LinewiseError(a.error.code, a.error.message, a.error.path, a.error.exitCode));

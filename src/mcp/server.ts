@@ -13,7 +13,7 @@ import { Roots } from './roots.js';
 import { checkArgs } from './schema.js';
 import type { GrepArgs } from './search.js';
 import { listed, type ToolName, type ToolSpec, TOOLS } from './tools.js';
-import { boundedAnswer } from './bounds.js';
+import { boundedAnswer, withinAnswer } from './bounds.js';
 import { screenCall } from './screen.js';
 import { SearchThreads } from './search-threads.js';
 import { LineTransport } from './stdio.js';
@@ -84,7 +84,7 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
         const why = o.readOnly && TOOLS.some((t) => t.name === name) ? 'the server is read-only (--read-only)' : `the tools are ${[...tools.keys()].join(', ')}`;
         throw new LinewiseError('usage', `no tool "${name}": ${why}`);
       }
-      return boundedAnswer(await calls.run(tool, checkArgs(tool.name, tool.params, args), out, signal));
+      return await withinAnswer(tool.name, checkArgs(tool.name, tool.params, args), (a, fresh) => calls.run(tool, a, fresh ? new ToolOutput() : out, signal));
     } catch (e) {
       if (e instanceof Interrupted && signal.aborted) o.log(`mcp: ${name}: cancelled by the client; stopped`);
       return boundedAnswer(out.failed(e));
