@@ -14,7 +14,7 @@ import { anchorOf } from '../engine/results.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
 import { mcpWords } from '../surface/words.js';
 import { ToolOutput, type ToolResult } from './result.js';
-import { BOUNDS } from './tools.js';
+import { SERVER_BOUNDS as BOUNDS } from '../surface/options.js';
 import { rowBytes, searchTimedOut } from './bounds.js';
 import type { Roots } from './roots.js';
 import { digestOf, type Warm } from './warm.js';
