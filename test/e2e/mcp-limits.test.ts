@@ -179,11 +179,11 @@ describe('linewise mcp: answers bounded whatever the arguments', () => {
 
 describe('linewise mcp: answers within 8 MiB', () => {
   it('asks a read or search of short lines again with less, so the answer fits and its footer goes on from where it stopped', async () => {
-    // 1 MiB of 4-byte lines is 250,000 rows: each a JSON record of about 100 to 200 bytes
-    fs.writeFileSync(path.join(root, 'short.txt'), 'abc\n'.repeat(300_000));
+    // 1 MiB of rows of 2-byte lines is over 100,000 rows: each a JSON record of about 90 to 180 bytes
+    fs.writeFileSync(path.join(root, 'short.txt'), 'a\n'.repeat(150_000));
     for (const [tool, args] of [
       ['read_lines', { path: 'short.txt', start: 1, max_bytes: 0 }],
-      ['grep', { pattern: 'abc', paths: ['short.txt'], max_bytes: 0, max_rows: 1e9 }],
+      ['grep', { pattern: 'a', paths: ['short.txt'], max_bytes: 0, max_rows: 1e9 }],
     ] as const) {
       const r = await s.call(tool, args);
       expect(r.isError, tool).toBe(false);
@@ -226,6 +226,21 @@ describe('linewise mcp: runaway searches', () => {
     // and the server goes on
     expect((await s.call('grep', { pattern: 'two', paths: ['small.txt'] })).texts[0]).toBe('2\ttwo\n');
   }, 120_000);
+});
+
+describe('linewise mcp: a cancelled runaway search', () => {
+  it('ends the thread of a search that cannot hear the cancel (one line, deep in the pattern), and the next search runs', async () => {
+    fs.writeFileSync(path.join(root, 'runaway2.txt'), `${'a'.repeat(40)}!\n`);
+    const stop = new AbortController();
+    const grep = s.call('grep', { pattern: '(a+)+$', paths: ['runaway2.txt'] }, { signal: stop.signal }).catch((e: unknown) => e);
+    expect((await s.call('read_lines', { path: 'small.txt', start: 1, end: 1 })).texts[0]).toBe('1\tone\n');
+    stop.abort();
+    expect(await grep).toBeInstanceOf(Error);
+    // A search inside one line hears a cancel only at its 10 s deadline, which would answer it as
+    // a timeout, not as cancelled: this line comes only from the thread ended under it.
+    while (!s.stderr().includes('mcp: grep: cancelled by the client; stopped')) await new Promise((r) => setTimeout(r, 50));
+    expect((await s.call('grep', { pattern: 'three', paths: ['small.txt'] })).texts[0]).toBe('3\tthree\n');
+  }, 60_000);
 });
 
 describe('linewise mcp: arguments are the call\'s own', () => {
