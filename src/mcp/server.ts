@@ -40,10 +40,12 @@ const INSTRUCTIONS =
 
 /** Serves until the client closes standard input (status 0) or `signal` fires. */
 export async function serve(o: ServeOptions): Promise<ExitCode> {
-  const sdk = await import('./sdk.js');
   const roots = new Roots(o.roots.length > 0 ? o.roots : [o.cwd], o.cwd);
-  const tools = new Map(TOOLS.filter((t) => !(o.readOnly && t.writes)).map((t) => [t.name, t]));
+  // the first search thread loads its modules while the SDK loads here
   const searches = new SearchThreads(roots, o.cacheMib, o.log);
+  searches.warmUp();
+  const sdk = await import('./sdk.js');
+  const tools = new Map(TOOLS.filter((t) => !(o.readOnly && t.writes)).map((t) => [t.name, t]));
   const calls = new Calls(roots, searches, testPause(process.env.LINEWISE_MCP_TEST_PAUSE));
   const server = new sdk.Server({ name: 'linewise', version: o.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
@@ -106,7 +108,6 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   });
   server.onerror = (e) => o.log(`mcp: ${e.message}`);
   await server.connect(transport);
-  searches.warmUp();
   process.stdout.on('error', () => void server.close()); // the client went away (EPIPE)
   o.signal?.addEventListener('abort', () => void server.close(), { once: true });
   await closed;
