@@ -34,6 +34,13 @@ export const MAX_ANSWER_BYTES = 8 << 20;
  */
 export const SEARCH_THREADS = 3;
 
+/**
+ * The JavaScript heap a search thread may grow to, MiB: past it the thread dies, its search
+ * fails with `search-failed` and the server goes on (a search's memory is bounded by design; this
+ * holds for a path the design missed). File contents kept by the cache are Buffers, outside it.
+ */
+export const searchHeapMiB = (cacheMib: number) => Math.max(512, 256 + 2 * cacheMib);
+
 /** How long a cancelled search may take to stop by itself before its thread is ended. */
 export const CANCEL_GRACE_MS = 2000;
 

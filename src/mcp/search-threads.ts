@@ -8,7 +8,8 @@
 import { Worker } from 'node:worker_threads';
 import { type ExitCode, LinewiseError } from '../core/errors.js';
 import { Interrupted } from '../io/checkpoint.js';
-import { CANCEL_GRACE_MS, SEARCH_THREADS } from './bounds.js';
+import { DEFAULT_CACHE_MIB } from '../surface/options.js';
+import { CANCEL_GRACE_MS, SEARCH_THREADS, searchHeapMiB } from './bounds.js';
 import type { ToolResult } from './result.js';
 import type { Roots } from './roots.js';
 import { type GrepArgs, grepTool } from './search.js';
@@ -111,7 +112,8 @@ export class SearchThreads {
     const data: ThreadSetup = { roots: this.roots.names, cacheMib: warm ? this.cacheMib : 0 };
     let worker: Worker;
     try {
-      worker = 'code' in script ? new Worker(script.code, { eval: true, workerData: data }) : new Worker(script.url, { workerData: data });
+      const resourceLimits = { maxOldGenerationSizeMb: searchHeapMiB(this.cacheMib ?? DEFAULT_CACHE_MIB) };
+      worker = 'code' in script ? new Worker(script.code, { eval: true, workerData: data, resourceLimits }) : new Worker(script.url, { workerData: data, resourceLimits });
     } catch (e) {
       this.log(`mcp: a search thread could not start (${(e as Error).message})`);
       return undefined;
