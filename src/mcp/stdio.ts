@@ -20,7 +20,7 @@ export interface LineTransportOptions {
   output: Writable;
   /** a parsed value as a JSON-RPC message, or undefined when it is none (the SDK's schema; the transport itself knows none) */
   parse(value: unknown): JSONRPCMessage | undefined;
-  /** the longest message served, bytes (its newline and a CR before it not counted) */
+  /** the longest message served, bytes (its newline not counted) */
   maxBytes?: number;
   /** a look at each message before the server's: an error response returned is sent instead */
   screen?(message: JSONRPCMessage): JSONRPCMessage | undefined;
