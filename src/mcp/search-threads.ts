@@ -54,7 +54,8 @@ export class SearchThreads {
   private readonly waiting: Call[] = [];
   private next = 0;
   private closed = false;
-  private readonly script = searchThreadScript();
+  /** the thread's script; undefined: none, or a thread could not start (searches then run here) */
+  private script = searchThreadScript();
   /** without threads: the cache of the main thread's searches */
   private local: Warm | undefined;
 
@@ -71,10 +72,7 @@ export class SearchThreads {
 
   /** Runs a grep call; its answer, or the error it failed with. */
   grep(args: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined): Promise<ToolResult> {
-    if (this.script === undefined) {
-      this.local ??= new Warm(this.cacheMib, this.roots);
-      return grepTool(args, paths, roots, signal, this.local);
-    }
+    if (this.script === undefined) return this.here(args, paths, roots, signal);
     return new Promise<ToolResult>((resolve, reject) => {
       if (signal?.aborted) return reject(new Interrupted(signal));
       const call: Call = { id: this.next++, args, paths, roots, signal, resolve, reject };
@@ -82,6 +80,12 @@ export class SearchThreads {
       this.waiting.push(call);
       this.dispatch();
     });
+  }
+
+  /** A search on the main thread. */
+  private here(args: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined): Promise<ToolResult> {
+    this.local ??= new Warm(this.cacheMib, this.roots);
+    return grepTool(args, paths, roots, signal, this.local);
   }
 
   /** Ends every thread; searches not answered yet end as cancelled. */
@@ -99,6 +103,11 @@ export class SearchThreads {
     while (this.waiting.length > 0 && !this.closed) {
       let t = this.threads.find((x) => x.call === undefined);
       if (t === undefined && this.threads.length < SEARCH_THREADS) t = this.start(!this.threads.some((x) => x.warm));
+      if (t === undefined && this.script === undefined) {
+        // no thread can start: the calls waiting run here, as they would without threads
+        for (const c of this.waiting.splice(0)) this.here(c.args, c.paths, c.roots, c.signal).then(c.resolve, c.reject);
+        return;
+      }
       if (t === undefined) return;
       const call = this.waiting.shift()!;
       t.call = call;
@@ -115,7 +124,8 @@ export class SearchThreads {
       const resourceLimits = { maxOldGenerationSizeMb: searchHeapMiB(this.cacheMib ?? DEFAULT_CACHE_MIB) };
       worker = 'code' in script ? new Worker(script.code, { eval: true, workerData: data, resourceLimits }) : new Worker(script.url, { workerData: data, resourceLimits });
     } catch (e) {
-      this.log(`mcp: a search thread could not start (${(e as Error).message})`);
+      this.log(`mcp: a search thread could not start (${(e as Error).message}); searches run on the main thread`);
+      if (this.threads.length === 0) this.script = undefined;
       return undefined;
     }
     const t: Thread = { worker, warm, call: undefined };
