@@ -306,6 +306,8 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   if (!at.exists) {
     // diff -N: a file the old side did not have
     if (fp.maybeCreate) return planCreate({ ...fp, action: 'create' }, at, o, failures);
+    // diff -N's deletion, done before
+    if (fp.maybeDelete) return planDelete({ ...fp, action: 'delete' }, at, o, failures);
     return fail(failures, at.given, fp.hunks[0] ?? { header: 'file', patchLine: fp.patchLine }, 'no such file to patch');
   }
   const target = resolveTarget(path.basename(at.real), path.dirname(at.real));
