@@ -95,16 +95,32 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
   const newStated = clamp(newBase + carry, cursor, n);
   const apply = (at: number): Found => ({ status: 'apply', at, length: old.length, offset: at - oldBase });
   const already = (at: number): Found => ({ status: 'already', at, length: neu.length, offset: at - newBase });
-  // a hunk bound to the file's start or end is tried there first (git apply's binding)
+  const same = old.length === neu.length && old.every((k, i) => k === neu[i]);
+  // a hunk that empties the file (its new side is "+0,0"), on an empty file: done before
+  if (neu.length === 0 && h.newStart === 0 && n === 0 && old.length > 0) return already(0);
+  const fHere = old.length > 0 && matchesAt(file, old, oldStated, ws);
+  const rHere = !same && neu.length > 0 && matchesAt(file, neu, newStated, ws);
+  // Both where the patch says: the file cannot tell whether the hunk was applied (its lines
+  // repeat there). Refused rather than applied a second time, or skipped wrongly.
+  if (fHere && rHere) {
+    // a hunk bound to the file's start or end (git apply's binding) tells them apart when only one side sits there
+    // and so does a side marked "\ No newline at end of file": it ends where the file ends
+    const fits = (at: number, len: number, eof: boolean) => (h.bindStart ? at === 0 : true) && (h.bindEnd || eof ? at + len === n : true);
+    const f = fits(oldStated, old.length, h.oldNoNewline);
+    const r = fits(newStated, neu.length, h.newNoNewline);
+    if (f !== r) return f ? apply(oldStated) : already(newStated);
+    throw new Ambiguous(oldStated, newStated, 'both');
+  }
+  if (fHere) return apply(oldStated);
+  if (rHere) return already(newStated);
+  // a hunk bound to the file's start or end is tried there next (git apply's binding)
   const bound = (keys: string[]) => (h.bindStart ? 0 : h.bindEnd ? n - keys.length : undefined);
   const bo = bound(old);
   if (bo !== undefined && bo >= cursor && old.length > 0 && matchesAt(file, old, bo, ws)) return apply(bo);
   const bn = bound(neu);
-  if (bn !== undefined && bn >= cursor && neu.length > 0 && matchesAt(file, neu, bn, ws)) return already(bn);
-  if (old.length > 0 && matchesAt(file, old, oldStated, ws)) return apply(oldStated);
-  if (neu.length > 0 && matchesAt(file, neu, newStated, ws)) return already(newStated);
+  if (!same && bn !== undefined && bn >= cursor && neu.length > 0 && matchesAt(file, neu, bn, ws)) return already(bn);
   const f = old.length > 0 ? nearest(file, old, oldStated, cursor, ws) : undefined;
-  const r = neu.length > 0 ? nearest(file, neu, newStated, cursor, ws) : undefined;
+  const r = !same && neu.length > 0 ? nearest(file, neu, newStated, cursor, ws) : undefined;
   if (f !== undefined && (r === undefined || f.distance < r.distance)) {
     if (f.ambiguous !== undefined) ambiguous(f.at, f.ambiguous);
     return apply(f.at);
@@ -147,6 +163,8 @@ class Ambiguous {
   constructor(
     readonly a: number,
     readonly b: number,
+    /** 'both': the hunk's old and its new lines both stand where it says */
+    readonly kind: 'places' | 'both' = 'places',
   ) {}
 }
 
@@ -234,7 +252,13 @@ export function locateHunks(file: FileLines, hunks: readonly Hunk[], o: LocateOp
       p = locateOne(file, h, cursor, carry, o);
     } catch (e) {
       if (!(e instanceof Ambiguous)) throw e;
-      p = { status: 'failed', why: `it fits equally well at line ${e.a + 1} and at line ${e.b + 1}; add context to tell them apart` };
+      p = {
+        status: 'failed',
+        why:
+          e.kind === 'both'
+            ? `the lines it removes stand at line ${e.a + 1} and the lines it adds at line ${e.b + 1}, so whether it was applied cannot be told; apply it by hand`
+            : `it fits equally well at line ${e.a + 1} and at line ${e.b + 1}; add context to tell them apart`,
+      };
     }
     out.push(p);
     if (p.status !== 'failed') {

@@ -72,7 +72,7 @@ export function sideOf(h: Hunk, side: 'old' | 'new'): HunkLine[] {
 export function reverseHunk(h: Hunk): Hunk {
   return {
     ...h,
-    lines: h.lines.map((l) => (l.op === ' ' ? l : { op: l.op === '-' ? '+' : '-', body: l.body })),
+    lines: h.lines.map((l) => (l.op === ' ' ? l : { ...l, op: l.op === '-' ? '+' : '-' })),
     ...(h.oldStart !== undefined ? { oldStart: h.newStart!, newStart: h.oldStart } : {}),
     oldNoNewline: h.newNoNewline,
     newNoNewline: h.oldNoNewline,
