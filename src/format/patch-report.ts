@@ -35,6 +35,10 @@ export function printPatchOutcome(p: Printing, result: PatchResult, o: { json: b
     printPatchRecords(p.out, result);
     return;
   }
+  if (result.files.length > 1 && result.files.every((f) => f.status === 'already')) {
+    p.warn(`already applied: every hunk of the ${result.files.length} files is in place; nothing to write`);
+    return;
+  }
   for (const f of result.files) {
     const name = f.from !== undefined ? `${f.from} -> ${f.path}` : f.path;
     if (f.status === 'already') {
