@@ -125,6 +125,12 @@ function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: 
     marker();
     i++;
   }
+  // A line that reads as a hunk line right after the counted ones: the header counts too few
+  // (a hand-edited patch). Taken as text between files it would be silently dropped.
+  const after = lines[i];
+  if (after !== undefined && /^[-+]/.test(after.text) && !/^-- ?$/.test(after.text) && !(after.text.startsWith('--- ') && lines[i + 1]?.text.startsWith('+++ '))) {
+    throw badPatch(i + 1, `a hunk line past the ${m[2] ?? 1} old and ${m[4] ?? 1} new lines the header ${hunk.header} counts`, after.text);
+  }
   bindings(hunk);
   return { hunk, next: i };
 }
