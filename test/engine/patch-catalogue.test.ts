@@ -326,3 +326,25 @@ describe('files made, removed and moved', () => {
     expect(tree(d)).toEqual(snap);
   });
 });
+
+describe('moves and removals that do not fit', () => {
+  it('a deletion whose file is not the lines the patch removes: exit 3, nothing written', async () => {
+    const d = dirWith(Buffer.from('a\nb\nc\n'));
+    fs.writeFileSync(path.join(d, 'g.txt'), 'x\n');
+    const snap = tree(d);
+    const e = await refused(
+      applyPatch('--- a/g.txt\n+++ b/g.txt\n@@ -1 +1 @@\n-x\n+X\n--- a/f.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n', { directory: d }),
+    );
+    expect(e.failures).toEqual([expect.objectContaining({ path: 'f.txt', why: 'the patch deletes it, but its 3 lines are not the 2 the patch removes' })]);
+    expect(tree(d)).toEqual(snap);
+  });
+
+  it('a rename onto an existing file: exit 3, nothing written', async () => {
+    const d = dirWith(Buffer.from('a\n'));
+    fs.writeFileSync(path.join(d, 'g.txt'), 'other\n');
+    const snap = tree(d);
+    const e = await refused(applyPatch('diff --git a/f.txt b/g.txt\nsimilarity index 100%\nrename from f.txt\nrename to g.txt\n', { directory: d }));
+    expect(e.failures[0]!.why).toBe('the patch renames f.txt to it, but it exists already');
+    expect(tree(d)).toEqual(snap);
+  });
+});
