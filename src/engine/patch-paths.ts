@@ -15,6 +15,8 @@ export interface SafePath {
   given: string;
   /** resolved: symbolic links in its directories (and of the file itself, when it exists) followed */
   real: string;
+  /** the name itself, its directories resolved but not a link it may be: what a removal unlinks */
+  name: string;
   exists: boolean;
 }
 
@@ -67,7 +69,8 @@ export function safePath(root: PatchRoot, given: string): SafePath {
   const resolved = rest.length === 0 ? real : path.join(real, ...rest);
   if (!inside(root.dir, resolved)) throw unsafe(given, `it leads outside the directory (to ${quotePath(resolved)}), through a symbolic link`);
   if (root.confine !== undefined && !root.confine.allows(resolved)) throw root.confine.refuse(given, resolved);
-  return { given, real: resolved, exists: rest.length === 0 };
+  const name = rest.length === 0 && abs !== root.dir ? path.join(realPath(path.dirname(abs)), path.basename(abs)) : resolved;
+  return { given, real: resolved, name, exists: rest.length === 0 };
 }
 
 function isLink(p: string): boolean {

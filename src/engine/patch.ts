@@ -139,8 +139,8 @@ interface FileWork {
   target?: EditTarget;
   /** a file to create, its bytes and mode */
   create?: { real: string; given: string; bytes: Buffer; mode?: number };
-  /** a file to remove, as it was read */
-  remove?: { real: string; given: string; stat: fs.BigIntStats; target: EditTarget };
+  /** a file to remove, as it was read: `real` is checked unchanged, `name` unlinked (a link, not what it points to) */
+  remove?: { real: string; name: string; given: string; stat: fs.BigIntStats; target: EditTarget };
   /** a mode to set after the write */
   chmod?: { real: string; given: string; mode: number };
 }
@@ -297,7 +297,7 @@ function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
     hunks: fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 1, oldLines: r.lines.length, newStart: 0, newLines: 0 })),
     ...(o.dryRun ? { diff: fileDiff(p.given, null, r.lines, Buffer.alloc(0)) } : {}),
   });
-  return { fp, report: rep, target, remove: { real: target.real, given: p.given, stat: r.stat, target } };
+  return { fp, report: rep, target, remove: { real: target.real, name: p.name, given: p.given, stat: r.stat, target } };
 }
 
 function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
@@ -323,7 +323,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   let mode: number | undefined;
   if (fp.newMode !== undefined && (Number(r.stat.mode) & 0o111) !== (fp.newMode & 0o111)) mode = (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111);
   if (fp.maybeDelete && changed && content.length === 0) {
-    return { fp, target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.lines.length, hunks, ...(o.dryRun ? { diff: fileDiff(at.given, null, r.lines, content) } : {}) }), remove: { real: t.real, given: at.given, stat: r.stat, target: t } };
+    return { fp, target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.lines.length, hunks, ...(o.dryRun ? { diff: fileDiff(at.given, null, r.lines, content) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
   }
   const rep = report(fp, at.given, changed || mode !== undefined ? 'applied' : 'already', changed || mode !== undefined, {
     linesBefore: r.lines.length,
@@ -381,7 +381,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     report: rep,
     target: t,
     create: { real: to.real, given: to.given, bytes: bytesToWrite(r, result.content), mode },
-    ...(fp.action === 'rename' ? { remove: { real: t.real, given: from.given, stat: r.stat, target: t } } : {}),
+    ...(fp.action === 'rename' ? { remove: { real: t.real, name: from.name, given: from.given, stat: r.stat, target: t } } : {}),
   };
 }
 
@@ -521,8 +521,8 @@ async function commit(works: readonly FileWork[], signal: AbortSignal | undefine
         now = undefined;
       }
       if (now === undefined || !sameFile(now, w.remove.stat)) throw new LinewiseError('changed', 'the file changed while the patch was prepared; it was not removed (the other files of the patch were written)', w.remove.given, Exit.stale);
-      fs.unlinkSync(fsPath(w.remove.real));
-      syncDir(path.dirname(w.remove.real));
+      fs.unlinkSync(fsPath(w.remove.name));
+      syncDir(path.dirname(w.remove.name));
     } finally {
       unlock(held);
     }

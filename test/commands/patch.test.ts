@@ -179,6 +179,14 @@ describe('patch: refusals (exit 2, one line, nothing written, nothing left behin
     expect(fs.lstatSync(path.join(d, 'alias.txt')).isSymbolicLink()).toBe(true);
   });
 
+  it('a deleted file that is a link inside: the link goes, the file it names stays', async () => {
+    const d = dir({ 'real.txt': 'one\n' });
+    fs.symlinkSync('real.txt', path.join(d, 'alias.txt'));
+    const r = await run(['patch'], { cwd: d, stdin: 'diff --git a/alias.txt b/alias.txt\ndeleted file mode 120000\n--- a/alias.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-one\n' });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(tree(d)).toEqual({ 'real.txt': 'one\\n' });
+  });
+
   it('no patch on a terminal: usage', async () => {
     const r = await run(['patch'], { tty: true, cwd: tmp.dir });
     expect(r.status).toBe(Exit.usage);
