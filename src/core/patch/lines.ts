@@ -3,14 +3,22 @@
 
 import { LinewiseError } from '../errors.js';
 
-/** One line of a patch. */
-export interface PatchLine {
-  /** the line's bytes, without "\n" or "\r\n" */
-  bytes: Buffer;
-  /** the same as text (UTF-8; a path's raw bytes are read from `bytes`) */
-  text: string;
-  /** the line ended "\r\n" in the patch */
-  crlf: boolean;
+/** One line of a patch; its text is decoded only when asked (a hunk's lines never are). */
+export class PatchLine {
+  private decoded: string | undefined;
+
+  constructor(
+    /** the line's bytes, without "\n" or "\r\n" */
+    readonly bytes: Buffer,
+    /** the line ended "\r\n" in the patch */
+    readonly crlf: boolean,
+  ) {}
+
+  /** the line as text (UTF-8; a path's raw bytes are read from `bytes`) */
+  get text(): string {
+    this.decoded ??= this.bytes.toString('utf8');
+    return this.decoded;
+  }
 }
 
 /** The lines of a patch; a last line without "\n" counts, an empty last piece does not. */
@@ -21,8 +29,7 @@ export function patchLines(patch: Buffer): PatchLine[] {
     const nl = patch.indexOf(10, at);
     const end = nl === -1 ? patch.length : nl;
     const cut = end > at && patch[end - 1] === 13 ? end - 1 : end;
-    const bytes = patch.subarray(at, cut);
-    out.push({ bytes, text: bytes.toString('utf8'), crlf: cut < end });
+    out.push(new PatchLine(patch.subarray(at, cut), cut < end));
     at = end + 1;
   }
   return out;
