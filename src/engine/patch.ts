@@ -104,6 +104,9 @@ export interface PatchedFile {
   receipt?: FileReceipt;
 }
 
+/** Flushes of temporary files to disk that may run at once (libuv's pool has 4 threads). */
+const SEALS_AT_ONCE = 8;
+
 /** What a patch did, all files or none. */
 export interface PatchResult {
   format: 'unified' | 'envelope';
@@ -134,8 +137,10 @@ export class PatchFailedError extends LinewiseError {
 interface FileWork {
   fp: FilePatch;
   report: PatchedFile;
-  /** the changed file's temporary file (sealed) */
+  /** the changed file's temporary file */
   temp?: TempFile;
+  /** its flush to disk, under way */
+  sealing?: Promise<void>;
   target?: EditTarget;
   /** a file to create, its bytes and mode */
   create?: { real: string; given: string; bytes: Buffer; mode?: number };
@@ -197,15 +202,27 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   const works: FileWork[] = [];
   const failures: HunkFailure[] = [];
   const writing = !dryRun && !check;
+  // Temporary files being flushed to disk, oldest first: a few overlap, so a patch of thousands
+  // of files neither waits for each flush in turn nor holds thousands of descriptors.
+  const sealing: Promise<void>[] = [];
   try {
     for (let i = 0; i < parsed.files.length; i++) {
       await checkpoint(signal);
       const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn }, failures);
       if (w !== undefined) works.push(w);
+      if (w?.sealing) sealing.push(w.sealing);
+      if (sealing.length >= SEALS_AT_ONCE) {
+        await sealing[0];
+        sealing.shift();
+      }
     }
+    await Promise.all(sealing);
+    sealing.length = 0;
     if (failures.length > 0) throw new PatchFailedError(failures);
     if (writing) await commit(works, signal);
   } catch (e) {
+    // no descriptor is closed under a flush still running
+    await Promise.allSettled(sealing);
     for (const w of works) w.temp?.discard();
     throw e;
   } finally {
@@ -335,14 +352,16 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   const w: FileWork = { fp, report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
   if (changed && o.writing) {
     const temp = TempFile.create(t, o.writeFn);
+    w.temp = temp;
     try {
       temp.write(bytesToWrite(r, content));
-      temp.seal();
     } catch (e) {
       temp.discard();
       throw e;
     }
-    w.temp = temp;
+    // flushed to disk while the next files are planned (applyPatch waits for it)
+    w.sealing = temp.sealAsync();
+    w.sealing.catch(() => {}); // awaited later; never an unhandled rejection meanwhile
   }
   return w;
 }
