@@ -187,6 +187,23 @@ describe('patch: refusals (exit 2, one line, nothing written, nothing left behin
     expect(tree(d)).toEqual({ 'real.txt': 'one\\n' });
   });
 
+  it("GNU patch's and git apply's options say what to do instead; -p1 is -p 1", async () => {
+    const d = dir({ 'f.txt': FIVE });
+    for (const [flag, why] of [
+      ['-N', 'no need: a hunk already applied is skipped'],
+      ['--fuzz=2', 'there is no fuzz'],
+      ['--index', "not git's index"],
+      ['-i', 'give the patch file as the argument'],
+    ]) {
+      const r = await run(['patch', flag!, 'p.diff'], { cwd: d });
+      expect(r.status).toBe(Exit.usage);
+      expect(r.stderr).toContain(`unknown option '${flag}': `);
+      expect(r.stderr).toContain(why);
+    }
+    const r = await run(['patch', '-p1'], { cwd: d, stdin: PATCH });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+  });
+
   it('no patch on a terminal: usage', async () => {
     const r = await run(['patch'], { tty: true, cwd: tmp.dir });
     expect(r.status).toBe(Exit.usage);
