@@ -1,6 +1,7 @@
 // `linewise patch` through the CLI (in-process): what it prints for each way to look before writing
 // (--check, --dry-run, --json, --receipt), the refusals of bad patches and unsafe paths (exit 2,
 // one line, nothing read for writing), encodings, and nothing left behind on any failure.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,32 @@ describe('patch: looking before writing', () => {
     const r = await run(['patch', '-p', '1', '-d', 'proj'], { cwd: d, stdin: PATCH.replace(/a\/f\.txt/, 'x/src/f.txt').replace(/b\/f\.txt/, 'y/src/f.txt') });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(fs.readFileSync(path.join(d, 'proj/src/f.txt'), 'latin1')).toContain('THREE');
+  });
+});
+
+describe('patch: names and line endings of the patch itself', () => {
+  it("git's quoted names (a space, UTF-8 written in octal, a tab) and a rename to one", async () => {
+    const repo = dir({ 'with space.txt': 'a\nb\n', 'café.txt': 'c\nd\n', 'tab\there.txt': 'e\nf\n' });
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: repo });
+    git('init', '-q', '.');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const copy = dir({ 'with space.txt': 'a\nb\n', 'café.txt': 'c\nd\n', 'tab\there.txt': 'e\nf\n' });
+    fs.writeFileSync(path.join(repo, 'with space.txt'), 'a\nB\n');
+    fs.writeFileSync(path.join(repo, 'café.txt'), 'c\nD\n');
+    git('mv', 'tab\there.txt', 'naïve name.txt');
+    const patch = git('diff', '-M', 'HEAD');
+    expect(patch.toString()).toContain('"a/caf\\303\\251.txt"');
+    const r = await run(['patch'], { cwd: copy, stdin: patch });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(tree(copy)).toEqual({ [esc('café.txt')]: 'c\\nD\\n', [esc('naïve name.txt')]: 'e\\nf\\n', 'with space.txt': 'a\\nB\\n' });
+  });
+
+  it('a patch saved with CRLF applies to an LF file, which stays LF', async () => {
+    const d = dir({ 'f.txt': 'one\ntwo\nthree\n' });
+    const r = await run(['patch'], { cwd: d, stdin: '--- a/f.txt\r\n+++ b/f.txt\r\n@@ -1,3 +1,3 @@\r\n one\r\n-two\r\n+TWO\r\n three\r\n' });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(esc(fs.readFileSync(path.join(d, 'f.txt')))).toBe(esc('one\nTWO\nthree\n'));
   });
 });
 
