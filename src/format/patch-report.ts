@@ -2,6 +2,7 @@
 // ignored, already there), a dry run's diff, receipts, the --json records, and one line per hunk
 // that does not apply; pure functions of the engine's results.
 
+import { isUtf8 } from 'node:buffer';
 import type { HunkFailure, HunkResult, PatchResult } from '../engine/patch.js';
 import type { Output } from '../io/output.js';
 import { writeRecord } from './json.js';
@@ -88,7 +89,8 @@ export function printPatchRecords(out: Output, result: PatchResult): void {
       written: f.written,
       lines_before: f.linesBefore,
       lines_after: f.linesAfter,
-      ...(f.diff ? { diff: f.diff.toString('utf8') } : {}),
+      // a dry run's diff: text, or base64 `diff_bytes` when it is not UTF-8 (as replace's records)
+      ...(f.diff ? (isUtf8(f.diff) ? { diff: f.diff.toString('utf8') } : { diff_bytes: f.diff.toString('base64') }) : {}),
     });
   }
   writeRecord(out, {

@@ -130,6 +130,15 @@ describe('patch: encodings', () => {
     expect(esc(fs.readFileSync(path.join(d, 'f.txt')))).toBe(esc(Buffer.from('caf\xe9\nNA\xcfVE\n', 'latin1')));
   });
 
+  it('--dry-run --json of a latin1 change: the diff as base64 bytes', async () => {
+    const d = dir({ 'f.txt': Buffer.from('caf\xe9\n', 'latin1') });
+    const r = await run(['patch', '--dry-run', '--json'], { cwd: d, stdin: Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -1 +1 @@\n-caf\xe9\n+CAF\xc9\n', 'latin1') });
+    const file = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l)).find((x) => x.type === 'file');
+    expect(file.diff).toBeUndefined();
+    expect(esc(Buffer.from(file.diff_bytes, 'base64'))).toBe(esc(Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-caf\xe9\n+CAF\xc9\n', 'latin1')));
+    expect(fs.readFileSync(path.join(d, 'f.txt'), 'latin1')).toBe('caf\xe9\n');
+  });
+
   it('--encoding latin1: the files decoded, the patch UTF-8, the result encoded back', async () => {
     const d = dir({ 'f.txt': Buffer.from('caf\xe9\nna\xefve\n', 'latin1') });
     const r = await run(['patch', '--encoding', 'latin1'], { cwd: d, stdin: '--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n café\n-naïve\n+NAÏVE\n' });
