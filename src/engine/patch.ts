@@ -17,7 +17,7 @@ import { RECEIPT_CONTEXT, type ReceiptEdit, type Shift } from '../core/receipt-r
 import { checkpoint } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
 import type { Confinement } from '../io/confine.js';
-import { type EditTarget, pinTarget, resolveTarget, sameFile, unpinTarget } from '../io/edit-target.js';
+import { type EditTarget, pinTarget, resolveTarget, sameFile, targetPath, unpinTarget } from '../io/edit-target.js';
 import { lock, unlock } from '../io/lock.js';
 import { taken, writeNewFile } from '../io/new-file.js';
 import { realPath } from '../io/real-path.js';
@@ -298,7 +298,7 @@ function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   if (!p.exists) return { fp, report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
   const target: EditTarget = { ...resolveTarget(path.basename(p.real), path.dirname(p.real)), given: p.given };
   if (o.confine) pinTarget(target, o.confine);
-  const r = readForPatch(target.real, p.given, o.encoding);
+  const r = readForPatch(targetPath(target), p.given, o.encoding);
   // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
   if (fp.hunks.length > 0) {
     const want = fp.hunks.flatMap((h) => sideOf(h, 'old').map((l) => keyOf(l.body)));
@@ -330,7 +330,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   const target = resolveTarget(path.basename(at.real), path.dirname(at.real));
   const t: EditTarget = { ...target, given: at.given };
   if (o.confine) pinTarget(t, o.confine);
-  const r = readForPatch(t.real, at.given, o.encoding);
+  const r = readForPatch(targetPath(t), at.given, o.encoding);
   const result = patchLines(fp, at.given, r, o, failures);
   if (result === undefined) {
     unpinTarget(t);
@@ -381,7 +381,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
   const target = resolveTarget(path.basename(from.real), path.dirname(from.real));
   const t: EditTarget = { ...target, given: from.given };
   if (o.confine) pinTarget(t, o.confine);
-  const r = readForPatch(t.real, from.given, o.encoding);
+  const r = readForPatch(targetPath(t), from.given, o.encoding);
   const result = patchLines(fp, from.given, r, o, failures);
   if (result === undefined) {
     unpinTarget(t);
