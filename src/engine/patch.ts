@@ -258,8 +258,22 @@ function planFile(fp: FilePatch, oldP: SafePath | undefined, newP: SafePath | un
         return planModify(fp, oldP!, newP, o, failures);
     }
   } catch (e) {
+    // a target pinned before the throw is not in the works the caller unpins
+    for (const p of pinnedNow.splice(0)) unpinTarget(p);
     throw withPath(e, shown);
+  } finally {
+    pinnedNow.length = 0;
   }
+}
+
+/** Targets pinned while one file is planned (unpinned if its planning throws). */
+const pinnedNow: EditTarget[] = [];
+
+/** Pins a target under the confinement, if any. */
+function pin(t: EditTarget, o: PlanOptions): void {
+  if (!o.confine) return;
+  pinTarget(t, o.confine);
+  pinnedNow.push(t);
 }
 
 const report = (fp: FilePatch, p: string, status: PatchedFile['status'], changed: boolean, extra: Partial<PatchedFile> = {}): PatchedFile => ({
@@ -297,7 +311,7 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
 function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
   if (!p.exists) return { fp, report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
   const target: EditTarget = { ...resolveTarget(path.basename(p.real), path.dirname(p.real)), given: p.given };
-  if (o.confine) pinTarget(target, o.confine);
+  pin(target, o);
   const r = readForPatch(targetPath(target), p.given, o.encoding);
   // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
   if (fp.hunks.length > 0) {
@@ -329,7 +343,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   }
   const target = resolveTarget(path.basename(at.real), path.dirname(at.real));
   const t: EditTarget = { ...target, given: at.given };
-  if (o.confine) pinTarget(t, o.confine);
+  pin(t, o);
   const r = readForPatch(targetPath(t), at.given, o.encoding);
   const result = patchLines(fp, at.given, r, o, failures);
   if (result === undefined) {
@@ -350,7 +364,8 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks) } : {}),
   });
   const w: FileWork = { fp, report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
-  if (changed && o.writing) {
+  // once a hunk failed nothing will be written: no more temporary files are made
+  if (changed && o.writing && failures.length === 0) {
     const temp = TempFile.create(t, o.writeFn);
     w.temp = temp;
     try {
@@ -380,7 +395,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
   if (to.exists) return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
   const target = resolveTarget(path.basename(from.real), path.dirname(from.real));
   const t: EditTarget = { ...target, given: from.given };
-  if (o.confine) pinTarget(t, o.confine);
+  pin(t, o);
   const r = readForPatch(targetPath(t), from.given, o.encoding);
   const result = patchLines(fp, from.given, r, o, failures);
   if (result === undefined) {
