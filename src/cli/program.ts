@@ -1,7 +1,7 @@
 // The command line's grammar, derived from the surface declaration (src/surface/commands.ts):
 // every command, argument and option becomes commander's, with its parser, default, choices and
 // conflicts; each action hands the parsed values, named as the library names them, to the
-// command's adapter in src/commands. The adapters of grep, replace, mcp and encodings are
+// command's adapter in src/commands. The adapters of grep, replace, patch, mcp and encodings are
 // imported by their actions: a readlines or a page never loads them.
 
 import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
@@ -44,6 +44,11 @@ const ACTIONS: Record<string, (runner: Runner, args: (string | string[] | undefi
     const ctx = await runner.context(o.color as ColorMode);
     const { replace } = await import('../commands/replace.js');
     runner.status(await runner.writing((signal) => replace({ ...ctx, ...(signal ? { signal } : {}) }, file as string | undefined, start as string | undefined, end as string | undefined, o as never)));
+  },
+  patch: async (runner, [file], o) => {
+    const ctx = await runner.context(o.color as ColorMode);
+    const { patch } = await import('../commands/patch.js');
+    runner.status(await runner.writing((signal) => patch({ ...ctx, ...(signal ? { signal } : {}) }, file as string | undefined, o as never)));
   },
   grep: async (runner, [pattern, paths], o) => {
     const ctx = await runner.context(o.color as ColorMode);
