@@ -40,7 +40,8 @@ export class AppliedTally {
   ) {}
 
   old(m: TextMatch, placer: Placer): void {
-    if (!this.contains) return this.isLive(placer.position(m));
+    // placed only when kept: a text found millions of times costs no object for each
+    if (!this.contains) return this.isLive(() => placer.position(m));
     this.pending.push({ start: m.start, end: m.end, at: placer.position(m) });
   }
 
@@ -62,7 +63,7 @@ export class AppliedTally {
       // A new occurrence [t, t + newLength) holds [start, end) when end - newLength <= t <= start.
       while (n < this.newStarts.length && this.newStarts[n]! < o.end - this.newLength) n++;
       if (n < this.newStarts.length && this.newStarts[n]! <= o.start) this.appliedCount++;
-      else this.isLive(o.at);
+      else this.isLive(() => o.at);
     }
     if (i > 0) this.pending = this.pending.slice(i);
     // What no old occurrence, waiting or still to come (ending past `searched`), can lie in.
@@ -71,8 +72,8 @@ export class AppliedTally {
     if (n > 0) this.newStarts = this.newStarts.slice(n);
   }
 
-  private isLive(at: Occurrence): void {
+  private isLive(at: () => Occurrence): void {
     this.liveCount++;
-    if (this.live.length < this.keep) this.live.push(at);
+    if (this.live.length < this.keep) this.live.push(at());
   }
 }

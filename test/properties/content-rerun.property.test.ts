@@ -38,7 +38,7 @@ async function apply(text: string, edits: { old: string; new: string; all: boole
       const before = fs.readFileSync(f);
       const r = await replaceText(f, e).catch((err: unknown) => err);
       if (i > 0 && !before.equals(fs.readFileSync(f))) rewrote = true;
-      if (i > 0 && !(r instanceof Error)) expect(r.files[0]!.written).toBe(false);
+      if (i > 0 && !(r instanceof Error)) expect((r as Awaited<ReturnType<typeof replaceText>>).files[0]!.written).toBe(false);
     }
   }
   const bytes = fs.readFileSync(f);
