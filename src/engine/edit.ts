@@ -84,6 +84,8 @@ export async function replace(path: string, edits: RangeEdit | readonly RangeEdi
 /**
  * Replaces text in the file at `path`, as `linewise replace FILE --old OLD --new NEW [--all]`
  * does: see {@link TextEdit}. Several content edits address the file as it was before the call.
+ * Several paths: each file gets the edits, all written or none ({@link applyEdits}). Safe to run
+ * twice: an edit the file already holds writes nothing, and the result says `alreadyApplied`.
  *
  * @throws {@link TextNotFoundError} (exit code 3) when an old text is not in the file, with the
  * lines that hold it but for whitespace or case; {@link LinewiseError} (exit code 2, code
@@ -93,6 +95,7 @@ export async function replace(path: string, edits: RangeEdit | readonly RangeEdi
  * @example
  * ```ts
  * await replaceText('app.ts', { old: 'let x = 1;\nlet y = 2;', new: 'const x = 1;' });
+ * await replaceText(['a.json', 'b.json'], { old: '"version": "1.2.4"', new: '"version": "1.2.5"' });
  * ```
  */
 export async function replaceText(path: string | readonly string[], edits: TextEdit | readonly TextEdit[], options: EditRunOptions = {}): Promise<ReplaceResult> {
