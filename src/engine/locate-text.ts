@@ -120,7 +120,7 @@ export async function locateText(real: string, given: string, specs: readonly Te
       const starts = t.newFound.map((o) => o.start.line).join(', ');
       const more = t.newCount > t.newFound.length ? ` and ${t.newCount - t.newFound.length} more` : '';
       throw new TextNotFoundError(
-        `${what} is not in the file, and its new text occurs ${t.newCount} times (starting on lines ${starts}${more}), so whether this edit was already applied cannot be told; nothing was written: give more of the text around it, in the old and the new text, so the new text occurs once`,
+        `${what} ${t.appliedCount > 0 ? 'occurs only inside its new text, which' : 'is not in the file, and its new text'} occurs ${t.newCount} times (starting on lines ${starts}${more}), so whether this edit was already applied cannot be told; nothing was written: give more of the text around it, in the old and the new text, so the new text occurs once`,
         given,
         [],
         undefined,

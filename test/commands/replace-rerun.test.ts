@@ -78,6 +78,14 @@ describe('a content edit run twice', () => {
       `linewise: ${f}: the old text is not in the file, and its new text occurs 2 times (starting on lines 1, 3), so whether this edit was already applied cannot be told; nothing was written: give more of the text around it, in the old and the new text, so the new text occurs once\n`,
     );
     expect(stamp(f)).toEqual(before);
+    // the same when the old text stands only inside the new text, twice
+    const { f: g } = file('foo(); bar()\nfoo(); bar()\n');
+    const inside = await run(['replace', g, '--old', 'foo()', '--new', 'foo(); bar()']);
+    expect([inside.status, inside.stderr]).toEqual([
+      Exit.stale,
+      `linewise: ${g}: the old text occurs only inside its new text, which occurs 2 times (starting on lines 1, 2), so whether this edit was already applied cannot be told; nothing was written: give more of the text around it, in the old and the new text, so the new text occurs once\n`,
+    ]);
+    expect(bytes(g)).toEqual(Buffer.from('foo(); bar()\nfoo(); bar()\n'));
     // with --all, every occurrence was asked for: all of them there is applied
     expect((await run(['replace', f, '--old', 'color: blue;', '--new', 'color: red;', '--all'])).status).toBe(0);
     expect(stamp(f)).toEqual(before);
