@@ -40,10 +40,12 @@ const ACTIONS: Record<string, (runner: Runner, args: (string | string[] | undefi
   page: async (runner, [file], o) => {
     runner.status(page(await runner.context(o.color as ColorMode), file as string, o as never));
   },
-  replace: async (runner, [file, start, end], o) => {
+  replace: async (runner, [file, start, end, more], o) => {
     const ctx = await runner.context(o.color as ColorMode);
     const { replace } = await import('../commands/replace.js');
-    runner.status(await runner.writing((signal) => replace({ ...ctx, ...(signal ? { signal } : {}) }, file as string | undefined, start as string | undefined, end as string | undefined, o as never)));
+    // FILE START END are positions; for a content edit every one of them is a file (replace.ts tells)
+    const rest = (more as string[] | undefined) ?? [];
+    runner.status(await runner.writing((signal) => replace({ ...ctx, ...(signal ? { signal } : {}) }, file as string | undefined, start as string | undefined, end as string | undefined, o as never, rest)));
   },
   patch: async (runner, [file], o) => {
     const ctx = await runner.context(o.color as ColorMode);

@@ -180,6 +180,7 @@ const replace: CommandSpec = {
     { key: 'path', cli: '[file]', kind: 'string', mcp: 'path', help: 'the file to edit (not -); optional with path rows', mcpHelp: 'the file, relative to the first root' },
     { key: 'start', cli: '[start]', kind: 'integer', mcp: 'start', min: 1, help: 'first line replaced (1-based)', mcpHelp: 'the first line replaced (1-based)' },
     { key: 'end', cli: '[end]', kind: 'integer', mcp: 'end', min: 0, help: 'last line replaced (default START; START - 1 to insert)', mcpHelp: 'the last line replaced (default start; start - 1 inserts before start)' },
+    { key: 'more', cli: '[more...]', kind: 'strings', help: 'with {old} or {edits}: more files (or globs) edited the same way, all or none' },
   ],
   options: [
     { key: 'text', kind: 'string', cli: '--text <text>', mcp: 'text', help: 'the new text (a final newline is optional)', mcpHelp: 'the new lines (a final newline is optional); "" deletes' },
