@@ -146,8 +146,8 @@ async function main() {
   const verdicts = [];
   const changes = [];
   for (const c of cases) {
-    const subject = { label: c.subject.label, argv: lwArgv(...c.subject.args), setup: c.subject.setup };
-    const twin = oldArgv && { label: `${c.subject.label} (baseline)`, argv: oldArgv(...c.subject.args), setup: c.subject.setup, optional: true };
+    const subject = { label: c.subject.label, argv: lwArgv(...c.subject.args), setup: c.subject.setup, output: c.subject.output };
+    const twin = oldArgv && { label: `${c.subject.label} (baseline)`, argv: oldArgv(...c.subject.args), setup: c.subject.setup, output: c.subject.output, optional: true };
     const [lw, ...rest] = measure([subject, ...(twin ? [twin] : []), ...c.refs], o.runs, ROOT, Boolean(twin));
     const old = twin ? rest.shift() : undefined;
     printCase(c, lw, old, rest, verdicts, changes, notes);
