@@ -106,6 +106,9 @@ export function makeCases(groups, d, lwArgv, notes) {
       const a = treeArgv(t, ['-F'], t.literal);
       add('tree', `grep -F ${t.literal} in ${t.what}`, { label: 'linewise', args: a.linewise }, [
         { label: 'rg', argv: a.rg, goal: goal(3), sameRows: true },
+        // the floor of a fresh Node process (issue 27): a bare walk that opens, reads and closes
+        // every file and looks for the literal, with no ignore rules and no output
+        { label: 'bare Node walk', argv: [process.execPath, path.join(d.root, 'bench', 'bare-walk.mjs'), t.literal, t.rel], goal: goal(1.2, '#27') },
         { label: 'grep -r (C)', argv: a.grep, env: CLOCALE, sameRows: true },
         // the same search with a worker thread (-j 2): what the second core brings, or costs
         { label: 'linewise -j 2', argv: lwArgv('grep', '-j', '2', ...a.linewise.slice(1)), sameRows: true },

@@ -165,7 +165,7 @@ async function main() {
   if (UNSET_CA_CERTS) console.log('- NODE_EXTRA_CA_CERTS is set here: it was unset for every command measured (it adds a certificate load, about 40 ms, to every Node start).');
   console.log(
     `\n"linewise ÷ this" = the new linewise's median ÷ that command's, from the same rounds (below 1: linewise is faster). ` +
-      `Goals: (#17) issue 17's, (earlier) the targets docs/PERFORMANCE.md set before issue 17; "met" judges the new linewise. ` +
+      `Goals: (#27) issue 27's, (#17) issue 17's, (earlier) the targets docs/PERFORMANCE.md set before issue 17; "met" judges the new linewise. ` +
       `Every linewise command is held to a peak of ≤ ${MEMORY_GOAL_MIB} MiB (#17), unless its row names another goal.` +
       (oldArgv ? ` A baseline row's ratio is new ÷ old, the median of the ratios of the rounds (in each, new and old ran one right after the other; their range follows): above ${SLOWER} it is marked slower, a peak over old + ${MORE_MIB} MiB as more memory.` : ''),
   );
