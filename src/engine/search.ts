@@ -63,7 +63,7 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
     follow: v.optionalBoolean(o.follow, 'follow') === true,
   };
   const signal = v.optionalSignal(o.signal);
-  const items = await grepInputs(search.source.cwd, pathList, walk);
+  const items = o.inputs ?? (await grepInputs(search.source.cwd, pathList, walk));
   const withPath = v.optionalBoolean(o.withFilename, 'withFilename') ?? (pathList.length !== 1 || items.multi);
   // Under -v a selected line holds no match; a replaced line's matches are not where they were.
   const ranges = search.invert || template !== undefined ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
