@@ -15,8 +15,9 @@ export interface InputHooks {
   /** the files and problems of walking a directory (default: the walker) */
   walk?(dirAbs: string, display: string | undefined, o: WalkOptions): Promise<GrepItem[]>;
   /**
-   * Checks a directory before it is walked, a glob's fixed start before it is expanded and each
-   * file it matched: throws to refuse it (the refusal is the item's problem, reported in turn).
+   * Checks a directory before it is walked and a glob's fixed start before it is expanded (a
+   * refusal ends the call), and each file a glob matched (a refusal is that item's problem,
+   * reported in turn).
    */
   allow?(abs: string, display: string): void;
 }
@@ -78,15 +79,15 @@ async function inputList(cwd: string, paths: readonly string[], walkOptions: Wal
       hooks.allow?.(abs, display);
       return undefined;
     } catch (e) {
-      if (e instanceof LinewiseError) return { error: e.path === undefined ? new LinewiseError(e.code, e.message, display, e.exitCode) : e };
+      if (e instanceof LinewiseError) return { error: new LinewiseError(e.code, e.message, display, e.exitCode) };
       throw e;
     }
   };
   const list: GrepItem[] = [];
   if (paths.length === 0) {
     const abs = path.resolve(cwd);
-    const no = refused(abs, '.');
-    list.push(...(no ? [no] : await walk(abs, undefined, walkOptions)));
+    hooks.allow?.(abs, '.');
+    list.push(...(await walk(abs, undefined, walkOptions)));
     return { list, multi: true };
   }
   const kinds = paths.map((p) => kindOf(cwd, p));
@@ -98,9 +99,9 @@ async function inputList(cwd: string, paths: readonly string[], walkOptions: Wal
       list.push({ display: p, abs, walked: false });
       continue;
     }
-    const no = refused(kinds[i] === 'dir' ? abs : path.resolve(cwd, globBase(p)), kinds[i] === 'dir' ? p : globBase(p));
-    if (no !== undefined) list.push(no);
-    else if (kinds[i] === 'glob' && p.split('/').slice(globBase(p).split('/').length).includes('..')) {
+    // a directory named, or a glob's start, refused: the call is (a file a glob found: that file)
+    hooks.allow?.(kinds[i] === 'dir' ? abs : path.resolve(cwd, globBase(p)), kinds[i] === 'dir' ? p : globBase(p));
+    if (kinds[i] === 'glob' && p.split('/').slice(globBase(p).split('/').length).includes('..')) {
       // past its fixed start a glob only descends: ".." there would match outside what was checked
       list.push({ error: new LinewiseError('bad-glob', 'a glob may not climb with ".." after its first wildcard', p) });
     }
