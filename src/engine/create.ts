@@ -63,6 +63,11 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const utf8 = withEndings(v.textBytes(text, 'text'), eol);
   const bytes = encoding === undefined ? utf8 : codecFor(encoding).encode(utf8);
   const exists = taken(real);
+  // Run again on its own result (the file holds exactly these bytes): nothing to write, not an error.
+  if (exists && holds(real, bytes)) {
+    const lines = splitLines(utf8).length;
+    return { dryRun, files: [{ path: given, changed: false, written: false, created: false, alreadyApplied: true, linesBefore: lines, linesAfter: lines, edits: [] }] };
+  }
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
   const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
   const old = target && dryRun ? fs.readFileSync(fsPath(target.real)) : undefined;
@@ -113,4 +118,14 @@ function withEndings(text: Buffer, eol: EolMode): Buffer {
   if (eol === 'lf') return Buffer.from(text.toString('latin1').replaceAll('\r\n', '\n'), 'latin1');
   if (eol === 'crlf') return Buffer.from(text.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
   return text;
+}
+
+/** The regular file at `real` holds exactly `bytes` (a file of another size is not read). */
+function holds(real: string, bytes: Uint8Array): boolean {
+  try {
+    const st = fs.statSync(fsPath(real));
+    return st.isFile() && st.size === bytes.length && fs.readFileSync(fsPath(real)).equals(bytes);
+  } catch {
+    return false;
+  }
 }

@@ -173,6 +173,8 @@ export interface GrepResult {
   errors: LinewiseError[];
   /** not errors: a binary file named in `paths` and skipped, a symbolic link loop */
   notes: { path: string | undefined; message: string }[];
+  /** walked files passed over quietly as binary (the CLI says nothing of them; the MCP server counts them) */
+  skipped: string[];
   /** the CLI's exit status: 0 a line selected, 1 none, 2 when `errors` is not empty */
   status: ExitCode;
   /** what `maxRows` or `maxBytes` left out, and the `after` to go on with; undefined when nothing */
@@ -202,7 +204,7 @@ export async function grep(pattern: string | readonly string[], paths: string | 
   const o = v.options<GrepOptions>(options, 'options');
   const collector = new Collector(v.optionalBoolean(o.anchor, 'anchor') === true);
   const { status, cutOff } = await grepTo(collector, pattern, paths, o);
-  return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, status, ...(cutOff ? { cutOff } : {}) };
+  return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, skipped: collector.skippedFiles, status, ...(cutOff ? { cutOff } : {}) };
 }
 
 /** Keeps what the CLI would print as data. */
@@ -211,6 +213,7 @@ class Collector implements GrepReporter {
   readonly files: GrepFile[] = [];
   readonly errors: LinewiseError[] = [];
   readonly notes: { path: string | undefined; message: string }[] = [];
+  readonly skippedFiles: string[] = [];
   private path = '';
   private ranges: GrepSetup['ranges'];
 
@@ -250,5 +253,9 @@ class Collector implements GrepReporter {
 
   note(message: string, display: string | undefined): void {
     this.notes.push({ path: display, message });
+  }
+
+  skipped(display: string): void {
+    this.skippedFiles.push(display);
   }
 }

@@ -108,7 +108,7 @@ export async function editTool(tool: EditTool, out: ToolOutput, a: EditArgs, roo
   }
   const pathRows = a.path === undefined && rows.length > 0;
   // a created file has no regions to show: one line says what was written
-  if (tool === 'create_file' && !result.dryRun) for (const f of result.files) out.text.out.text(`${f.created ? 'created' : 'replaced whole'}: ${f.path} (${f.linesAfter} ${f.linesAfter === 1 ? 'line' : 'lines'})\n`);
+  if (tool === 'create_file') for (const f of result.files.filter((x) => x.written)) out.text.out.text(`${f.created ? 'created' : 'replaced whole'}: ${f.path} (${f.linesAfter} ${f.linesAfter === 1 ? 'line' : 'lines'})\n`);
   printEditOutcome(out.text, result, { json: false, receipt: options.receipt === true, pathRows });
   printEditOutcome(out.json, result, { json: true, receipt: options.receipt === true, pathRows });
 }
