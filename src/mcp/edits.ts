@@ -69,6 +69,10 @@ const rowPaths = (rows: readonly Row[]) => rows.flatMap((r) => [r.path, ...(r.al
 export async function editTool(tool: EditTool, out: ToolOutput, a: EditArgs, roots: Roots, locks: FileLocks, signal: AbortSignal | undefined, checked: () => Promise<void>): Promise<void> {
   const expectRows = a.expect === undefined ? undefined : parseRows(Buffer.from(a.expect, 'utf8'), 'expect');
   const rows = a.rows === undefined ? [] : parseRows(Buffer.from(a.rows, 'utf8'), 'rows');
+  // as the CLI: relocating follows the lines read, which only expect or anchored rows carry
+  if (a.relocate && expectRows === undefined && !rows.some((r) => r.anchor !== undefined)) {
+    throw new LinewiseError('usage', 'relocate follows the lines read: give expect (the rows as read), or anchored rows');
+  }
   // Rows naming files: each checked as a path of the call, before anything is read.
   for (const p of rowPaths(rows)) roots.check(p, 'a row\'s path');
   for (const p of rowPaths(expectRows ?? [])) roots.check(p, 'a row\'s path in expect');

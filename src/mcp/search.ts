@@ -81,6 +81,7 @@ class Positions implements GrepReporter {
   private spent = 0;
   private truncated = false;
   matchedLines = 0;
+  fileRows = 0;
 
   constructor(
     private readonly out: ToolOutput,
@@ -121,13 +122,16 @@ class Positions implements GrepReporter {
     this.record({ type: kind, path: this.path, line, cut: { shown: end - start, length } });
   }
   fileRow(display: string, selected: number, counts = false): void {
+    this.fileRows++;
     this.record({ type: 'file', path: display, ...(counts ? { count: selected } : {}) });
   }
   error(): void {}
   note(): void {}
-  summary(errors: number, skipped: number, cutOff: GrepCutOff | undefined): void {
+  /** The last record: what was shown (lines, or file rows under -l, -c and find_files), problems, the cursor. */
+  summary(fileRows: boolean, errors: number, skipped: number, cutOff: GrepCutOff | undefined): void {
     const cut = cutOff && { rows: cutOff.rows, shown: cutOff.shown, total: cutOff.total ?? null, files: cutOff.files, total_files: cutOff.totalFiles ?? null, after: cutOff.after };
-    writeRecord(this.out.json.out, { type: 'summary', matched_lines: this.matchedLines, errors, skipped, ...(cut ? { cut_off: cut } : {}), ...(this.truncated ? { records_cut: true } : {}) });
+    const shown = fileRows ? { files: this.fileRows } : { matched_lines: this.matchedLines };
+    writeRecord(this.out.json.out, { type: 'summary', ...shown, errors, skipped, ...(cut ? { cut_off: cut } : {}), ...(this.truncated ? { records_cut: true } : {}) });
   }
 }
 
@@ -301,7 +305,7 @@ async function search(a: GrepArgs, paths: string[], items: GrepItem[], multi: bo
   }
   reporter.finish(summary.errors, summary.cutOff);
   passedOver(out, reporter.passed, a.skipped === true || a.listFiles === true, tool);
-  reporter.positions.summary(summary.errors, reporter.passed.length, summary.cutOff);
+  reporter.positions.summary(report !== 'lines', summary.errors, reporter.passed.length, summary.cutOff);
   if (summary.status === Exit.noMatch) out.note(a.listFiles ? 'no file to list' : "no line matches (the CLI's exit status 1)");
   return { result: out.done(summary.status), opened, complete: summary.errors === 0 };
 }

@@ -91,6 +91,7 @@ describe('grep at parity', () => {
     // everything beside the rows: that one line, under 100 bytes, for 20 binary files
     expect(Buffer.byteLength(g.texts.slice(1).join(''))).toBeLessThan(100);
     expect(g.records.at(-1)).toEqual({ type: 'summary', matched_lines: 2, errors: 0, skipped: BINARIES });
+    expect((await s.call('find_files', { paths: ['bin'] })).records.at(-1)).toEqual({ type: 'summary', files: BINARIES, errors: 0, skipped: 0 });
     const none = await s.call('grep', { pattern: 'zzz-none', paths: ['bin'] });
     expect(none.texts).toEqual([`linewise: ${BINARIES} files not searched (${BINARIES} binary); call grep again with skipped: true to list them\nlinewise: no line matches (the CLI's exit status 1)`]);
     const listed = await s.call('grep', { pattern: 'alpha', paths: ['bin'], skipped: true });
@@ -218,6 +219,7 @@ describe('arguments and errors in the tool\'s words', () => {
       ['replace_rows', { rows: '1\tx\n' }, 'linewise: rows: row 1 has no path: name the file, as in replace_rows with path'],
       ['find_files', { pattern: 'x' }, 'linewise: find_files has no argument "pattern"; its arguments are paths, glob, hidden, no_ignore, max_rows, max_bytes, after'],
       ['create_file', { path: 'w.txt' }, 'linewise: create_file needs "text": "" deletes'],
+      ['replace_lines', { path: 'w.txt', start: 1, text: 'x', relocate: true }, 'linewise: relocate follows the lines read: give expect (the rows as read), or anchored rows'],
     ];
     for (const [tool, args, message] of cases) {
       const r = await s.call(tool, args);
