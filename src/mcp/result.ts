@@ -9,6 +9,7 @@ import { messageLine, type Printing } from '../format/printing.js';
 import { plain } from '../format/style.js';
 import { Output } from '../io/output.js';
 import type { Sink } from '../io/streams.js';
+import { SERVER_BOUNDS } from '../surface/options.js';
 import { toolWords } from './tool-words.js';
 
 /** A Sink that keeps what is written (Output reuses its buffer: each chunk is copied). */
@@ -67,6 +68,8 @@ export class ToolOutput {
   private status: ExitCode = Exit.ok;
   readonly text: Printing;
   readonly json: Printing;
+  /** the bytes the records of lines may take (the call's max_bytes; 0: no bound) */
+  budget: number = SERVER_BOUNDS.maxBytes;
   /** the messages in the tool's words */
   private readonly speak: (message: string) => string;
 
@@ -107,13 +110,23 @@ export class ToolOutput {
     this.json.out.flush();
     const rows = this.textSink.bytes();
     if (rows.length > 0 && !isUtf8(rows)) this.messages.push(messageLine(NOT_UTF8));
-    const records = this.jsonSink
-      .bytes()
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => slim(JSON.parse(l) as Record<string, unknown>))
-      .filter((r) => r !== undefined);
+    const records: Record<string, unknown>[] = [];
+    // the records of lines (bytes the text cannot carry) are held to the call's byte budget
+    let spent = 0;
+    let cut = false;
+    for (const l of this.jsonSink.bytes().toString('utf8').split('\n')) {
+      const r = l === '' ? undefined : slim(JSON.parse(l) as Record<string, unknown>);
+      if (r === undefined) continue;
+      if (r.type === 'line' || r.type === 'stale' || r.type === 'near') {
+        spent += JSON.stringify(r).length + 1;
+        if (this.budget > 0 && spent > this.budget) {
+          cut = true;
+          continue;
+        }
+      }
+      records.push(r);
+    }
+    if (cut) records.push({ type: 'records_cut', budget: this.budget });
     const messages = this.messages.map(this.speak);
     const blocks = [rows.length > 0 ? rows.toString('utf8') : undefined, messages.length > 0 ? messages.join('\n') : undefined].filter((t) => t !== undefined);
     if (isError) blocks.reverse();

@@ -113,6 +113,11 @@ describe('grep at parity', () => {
     expect(g.records.at(-1)).toMatchObject({ type: 'summary', cut_off: { after: expect.stringMatching(/^big\/many\.txt:\d+$/) } });
     const read = await s.call('read_lines', { path: 'big/many.txt', start: 1 });
     expect(Buffer.byteLength(JSON.stringify(read.records))).toBeLessThan(400); // the summary: range, next start
+    // lines that are not UTF-8 are the one copy structuredContent keeps (base64): held to max_bytes too
+    writeTree(root, { 'big/latin1.txt': Buffer.from(Array.from({ length: 500 }, (_, i) => `caf\xe9 ${i}\n`).join(''), 'latin1') });
+    const l1 = await s.call('read_lines', { path: 'big/latin1.txt', start: 1, max_bytes: 2048 });
+    expect(Buffer.byteLength(JSON.stringify(l1.records))).toBeLessThanOrEqual(2048 + 400);
+    expect(l1.records.at(-1)).toEqual({ type: 'records_cut', budget: 2048 });
     fs.rmSync(path.join(root, 'big'), { recursive: true });
   });
 
