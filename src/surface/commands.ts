@@ -133,6 +133,14 @@ const grep: CommandSpec = {
     { key: 'dereferenceRecursive', kind: 'boolean', cli: '-R, --dereference-recursive', help: 'as grep -R: -r, following symbolic links (= {follow})' },
     { key: 'noMessages', kind: 'boolean', cli: '-s, --no-messages', help: 'do not report inputs that cannot be read (the status still says 2)' },
     {
+      key: 'skipped',
+      kind: 'boolean',
+      cli: '--skipped',
+      mcp: 'skipped',
+      help: 'name each file a walk passed over as binary, on stderr (without it, as rg, nothing is said of them)',
+      mcpHelp: 'list each file not searched',
+    },
+    {
       key: 'threads',
       kind: 'integer',
       cli: '-j, --threads <n>',

@@ -35,8 +35,7 @@ export const TOOLS: readonly ToolSpec[] = [
     command: 'grep',
     description:
       "Search files, globs and trees (skipping what .gitignore ignores, hidden and binary files, as rg) for lines matching a pattern in rg's syntax, matched without the line's terminator. Rows feed replace_rows.",
-    takes: ['pattern!', 'paths', 'fixedStrings', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding'],
-    own: [{ key: 'skipped', kind: 'boolean', mcp: 'skipped', help: 'list the files not searched (binary, unreadable) instead of one line counting them', mcpHelp: 'list each file not searched' }],
+    takes: ['pattern!', 'paths', 'fixedStrings', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding', 'skipped'],
     writes: false,
     defaults: { maxRows: SERVER_BOUNDS.grepRows, maxBytes: SERVER_BOUNDS.maxBytes },
   },

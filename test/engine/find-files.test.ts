@@ -37,11 +37,18 @@ describe('findFiles', () => {
   });
 });
 
-describe('grep: skipped', () => {
+describe('grep: skipped (the library\'s result, the CLI\'s --skipped)', () => {
   it('names the walked binary files passed over, which the CLI does not print', async () => {
     const r = await grep('x', [], { cwd: root });
     expect(r.skipped).toEqual(['src/d.bin']);
     expect(r.notes).toEqual([]);
     expect(r.lines.map((l) => l.path)).toEqual(['a.ts', 'b.test.ts', 'src/c.ts']);
+  });
+
+  it('the CLI names them only under --skipped, as notes (the status unchanged)', async () => {
+    const quiet = await run(['grep', 'x'], { cwd: root });
+    const told = await run(['grep', '--skipped', 'x'], { cwd: root });
+    expect([quiet.status, quiet.stderr.toString()]).toEqual([0, '']);
+    expect([told.status, told.stdout.toString(), told.stderr.toString()]).toEqual([0, quiet.stdout.toString(), 'linewise: src/d.bin: binary file (it has a NUL byte), not searched; use -a/--text to search it\n']);
   });
 });
