@@ -101,7 +101,7 @@ export async function editTool(tool: EditTool, out: ToolOutput, a: EditArgs, roo
       if (tool === 'apply_edits') return applyEdits(a.path!, editsOf(a.editList ?? []), options);
       if (tool === 'create_file') {
         const { eol, dryRun, encoding, cwd, signal: s } = options;
-        return createFile(a.path!, a.text!, { eol, dryRun, force: a.force === true, ...(encoding !== undefined ? { encoding } : {}), cwd, ...(s ? { signal: s } : {}) });
+        return createFile(a.path!, a.text!, { eol, dryRun, force: a.force === true, ...(encoding !== undefined ? { encoding } : {}), cwd, confine: roots, ...(s ? { signal: s } : {}) });
       }
       return replace(a.path!, { start: a.start!, end: a.end ?? a.start!, text: a.text! }, options);
     });
