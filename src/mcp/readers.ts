@@ -11,6 +11,7 @@ import { TextRows } from '../format/rows.js';
 import { mcpWords } from '../surface/words.js';
 import type { ToolOutput } from './result.js';
 import type { Roots } from './roots.js';
+import { rowBytes } from './bounds.js';
 
 /** Rows to both printers. */
 class BothRows implements RowSink {
@@ -46,7 +47,7 @@ export interface ReadArgs {
 /** Runs read_lines; `a.path` is checked already, and the file is checked again once opened. */
 export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
-  const maxBytes = a.maxBytes;
+  const maxBytes = rowBytes(a.maxBytes);
   out.budget = maxBytes;
   const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
@@ -69,9 +70,10 @@ export interface PageArgs {
 /** Runs page; `a.path` is checked already, and the file is checked again once opened. */
 export async function pageTool(out: ToolOutput, a: PageArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
-  out.budget = a.maxBytes;
+  const maxBytes = rowBytes(a.maxBytes);
+  out.budget = maxBytes;
   const window = a.last === undefined ? { offset: a.offset, limit: a.limit } : { last: a.last };
-  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.maxBytes, cwd: roots.cwd, confine: roots });
+  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, pageRecord(r));
   const footer = pageFooterOf(r, a.encoding, mcpWords('page'));

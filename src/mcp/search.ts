@@ -4,7 +4,7 @@
 // over (binary, unreadable, too large) summed in one line; and a warm engine: walks, contents and
 // the files a search found nothing in kept between calls, each revalidated before use.
 
-import { Exit, type LinewiseError } from '../core/errors.js';
+import { Exit, LinewiseError } from '../core/errors.js';
 import { parseCursor } from '../engine/grep-budget.js';
 import { type GrepItem, grepInputs } from '../engine/grep-inputs.js';
 import { grepTo, type GrepCutOff, type GrepReport, type GrepReporter, type GrepSetup, type GrepSummary } from '../engine/search.js';
@@ -15,6 +15,7 @@ import { PrintingGrepReporter } from '../format/grep-report.js';
 import { writeRecord } from '../format/json.js';
 import { mcpWords } from '../surface/words.js';
 import { ToolOutput, type ToolResult } from './result.js';
+import { rowBytes } from './bounds.js';
 import type { Roots } from './roots.js';
 import { digestOf, type Warm } from './warm.js';
 
@@ -141,6 +142,8 @@ class ToolReporter implements GrepReporter {
   readonly none: string[] = [];
   /** the files passed over: where, and why */
   readonly passed: { display: string | undefined; message: string; kind: string }[] = [];
+  /** the search was cut by its deadline: the call fails with this (the engine's --timeout, which no tool offers) */
+  timedOut: LinewiseError | undefined;
 
   constructor(
     readonly text: PrintingGrepReporter,
@@ -186,6 +189,10 @@ class ToolReporter implements GrepReporter {
     this.positions.fileRow(display, selected, this.counts);
   }
   error(e: LinewiseError, d: string | undefined): void {
+    if (e.code === 'timeout') {
+      this.timedOut ??= new LinewiseError(e.code, `${e.message}; the rows below were found before it stopped`, e.path, e.exitCode);
+      return;
+    }
     const kind = skipKind(e.code, e.message);
     if (kind === undefined) this.text.error(e, d);
     else this.passed.push({ display: d ?? e.path, message: e.message, kind });
@@ -247,6 +254,14 @@ export function findFilesTool(a: GrepArgs, paths: string[], roots: Roots, signal
   return grepTool({ ...a, listFiles: true }, paths, roots, signal, warm);
 }
 
+/** The tools that search (and so run on the server's search threads, search-threads.ts). */
+export type SearchToolName = 'grep' | 'find_files';
+
+/** Runs search tool `tool`, on whichever thread calls it. */
+export function searchTool(tool: SearchToolName, a: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined, warm: Warm): Promise<ToolResult> {
+  return (tool === 'find_files' ? findFilesTool : grepTool)(a, paths, roots, signal, warm);
+}
+
 /**
  * Searches the inputs (but the files known to hold no match) through the engine, into the row
  * printer and the positions; records the files where nothing was selected. `complete`: no
@@ -256,10 +271,11 @@ async function search(a: GrepArgs, paths: string[], items: GrepItem[], multi: bo
   const tool = a.listFiles ? 'find_files' : 'grep';
   const out = new ToolOutput(tool);
   const report = reportOf(a);
+  const maxBytes = rowBytes(a.maxBytes);
   const anchor = a.anchor ? { anchor: anchorOf } : {};
   const reporter = new ToolReporter(
     new PrintingGrepReporter(out.text, report, { json: false, nul: false, words: mcpWords('grep', tool), ...anchor }),
-    new Positions(out, a.maxBytes > 0 ? a.maxBytes : Number.MAX_SAFE_INTEGER),
+    new Positions(out, maxBytes),
     a.count === true,
   );
   const keep = a.after === undefined ? undefined : parseCursor(a.after).path; // the cursor's file is always searched
@@ -281,7 +297,7 @@ async function search(a: GrepArgs, paths: string[], items: GrepItem[], multi: bo
     onlyMatching: a.onlyMatching === true,
     ...(a.replace !== undefined ? { replace: a.replace } : {}),
     maxRows: a.maxRows,
-    maxBytes: a.maxBytes,
+    maxBytes,
     bufferSize: CANCEL_BLOCK,
     after: a.after,
     encoding: a.encoding,
@@ -292,6 +308,7 @@ async function search(a: GrepArgs, paths: string[], items: GrepItem[], multi: bo
     inputs: { list: items.filter((i) => !skip.has(i as SearchTarget)), multi },
     ...(signal ? { signal } : {}),
   });
+  if (reporter.timedOut) return { result: out.failed(reporter.timedOut), opened, complete: false };
   if (!summary.complete) return { result: out.done(summary.status), opened, complete: false };
   // A budget stops the search part-way into a file: only a run that went to the end tells "none".
   if (summary.cutOff === undefined && !a.listFiles) {

@@ -12,6 +12,8 @@ import { longFlag, nameIn } from '../surface/words.js';
 /** Advice about a flag no tool offers, dropped with the clause that gives it. */
 const NO_TOOL_ADVICE: readonly [RegExp, string][] = [
   [/; use -a(\/--text)? to (search|read) it( as text)?/g, ''],
+  // a search cut by its deadline: what a client can change is the pattern
+  [/; simplify it or raise --timeout/g, '; simplify the pattern (or set fixed_strings for a literal text)'],
   [/ or raise --timeout/g, ''],
   [/ instead of -a\b/g, ''],
   [/"linewise encodings" lists the names --encoding accepts/g, 'encoding takes names such as latin1, windows-1252, shift_jis, utf-16le'],

@@ -13,7 +13,7 @@ describe('toolWords', () => {
     const grep = toolWords('grep');
     expect(grep('binary file (it has a NUL byte), not searched; use -a/--text to search it')).toBe('binary file (it has a NUL byte), not searched');
     expect(grep('looks like UTF-16LE text without a byte order mark, not searched; search it with --encoding utf-16le')).toBe('looks like UTF-16LE text without a byte order mark, not searched; search it with encoding: "utf-16le"');
-    expect(grep('the search ran longer than 10 s at or after line 7: the pattern backtracks too much; simplify it or raise --timeout')).toBe('the search ran longer than 10 s at or after line 7: the pattern backtracks too much; simplify it');
+    expect(grep('the search ran longer than 10 s at or after line 7: the pattern backtracks too much; simplify it or raise --timeout')).toBe('the search ran longer than 10 s at or after line 7: the pattern backtracks too much; simplify the pattern (or set fixed_strings for a literal text)');
     expect(grep('--after: a.txt is not among the inputs this search reaches (renamed or deleted since?); search again without --after')).toBe('after: a.txt is not among the inputs this search reaches (renamed or deleted since?); search again without after');
     expect(grep('linewise: -g [: not a valid glob (an unclosed [ or a stray \\?)')).toBe('linewise: glob [: not a valid glob (an unclosed [ or a stray \\?)');
     const edit = toolWords('replace_text');
