@@ -81,7 +81,7 @@ describe('the bundle (npm run build)', () => {
     // action: its module runs only then (esbuild's lazy initialisation within a script).
     const all = readdirSync(DIST).filter((f) => /\.c?js$/.test(f));
     expect(all.filter((f) => read(f).includes('notifications/roots/list_changed'))).toEqual(['mcp-sdk.cjs']);
-    expect(all.filter((f) => read(f).includes('The loop: grep to find'))).toEqual(['cli.cjs']);
+    expect(all.filter((f) => read(f).includes('The loop: grep (or find_files) to find'))).toEqual(['cli.cjs']);
     // The server ends when its standard input does: here at once, having loaded the SDK.
     expect(loadedBy(['mcp']).sort()).toEqual(['cli.cjs', 'mcp-sdk.cjs']);
     for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt'], ['grep', 'alpha', 'crlf.txt'], ['grep', '-r', 'alpha', '.']]) {

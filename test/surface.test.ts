@@ -113,12 +113,24 @@ describe('what others keep agrees with the declaration', () => {
     expect(DEFAULT_CACHE_MIB).toBe(IO_CACHE_MIB);
   });
 
-  it('docs/COMMANDS.md holds the option lists the declaration gives', () => {
-    const at = fileURLToPath(new URL('../docs/COMMANDS.md', import.meta.url));
+  /** The doc's generated blocks as the declaration gives them (rewritten under npm run docs:surface). */
+  const generated = (name: string): string => {
+    const at = fileURLToPath(new URL(`../docs/${name}`, import.meta.url));
     const doc = fs.readFileSync(at, 'utf8');
     const want = fillBlocks(doc, docBlock);
     if (process.env.UPDATE_SURFACE_DOCS === '1' && want !== doc) fs.writeFileSync(at, want);
     else expect(doc, 'run npm run docs:surface').toBe(want);
+    return doc;
+  };
+
+  it('docs/COMMANDS.md holds the option lists the declaration gives', () => {
+    const doc = generated('COMMANDS.md');
     for (const spec of COMMANDS.filter((c) => c.options.length > 0)) expect(doc).toContain(`<!-- surface:options-${spec.name} -->`);
+  });
+
+  it('docs/MCP.md holds the tools table the declaration gives', () => {
+    const doc = generated('MCP.md');
+    expect(doc).toContain('<!-- surface:tools -->');
+    for (const t of TOOLS) expect(doc).toContain(`| \`${t.name}\` |`);
   });
 });

@@ -47,6 +47,8 @@ export interface GrepArgs extends Pick<GrepOptions, EngineFlags> {
   recursive?: boolean;
   /** -s/--no-messages */
   noMessages?: boolean;
+  /** --skipped: name the walked files passed over as binary */
+  skipped?: boolean;
   maxRows?: number;
   maxBytes?: number;
   countBytes?: number;
@@ -65,7 +67,7 @@ const NEVER = '(?!)';
 
 export async function grep(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): Promise<ExitCode> {
   const { patterns, paths, never } = o.listFiles ? { patterns: [], paths: first === undefined ? rest : [first, ...rest], never: false } : patternsAndPaths(ctx, first, rest, o);
-  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.noMessages === true, words: cliWords('grep'), ...(o.anchor ? { anchor: anchorOf } : {}) });
+  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.noMessages === true, skipped: o.skipped === true, words: cliWords('grep'), ...(o.anchor ? { anchor: anchorOf } : {}) });
   const summary = await grepTo(reporter, patterns, paths, {
     ignoreCase: o.ignoreCase,
     fixedStrings: o.fixedStrings && !never,

@@ -47,3 +47,10 @@ export function matchRanges(pattern: CompiledPattern, buf: Buffer, start: number
   }
   return out.subarray(0, n);
 }
+
+/** Packed ranges [s0, e0, s1, e1, ...] as pairs, for records that name each match. */
+export function rangePairs(packed: Uint32Array): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i + 1 < packed.length; i += 2) out.push([packed[i]!, packed[i + 1]!]);
+  return out;
+}

@@ -12,7 +12,10 @@ import { fsPath } from '../core/path-names.js';
 import type { PatchResult } from '../core/patcher.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
-import { resolveTarget } from '../io/edit-target.js';
+import { type Confinement, PinnedDir } from '../io/confine.js';
+import { pinTarget, resolveTarget, unpinTarget } from '../io/edit-target.js';
+import { fileError } from '../io/input.js';
+import { realPath } from '../io/real-path.js';
 import { codecFor } from '../io/encodings/decoding.js';
 import { existsError, taken, writeNewFile } from '../io/new-file.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
@@ -32,6 +35,12 @@ export interface CreateOptions {
   encoding?: string;
   /** the directory a relative path starts from; default the process's working directory */
   cwd?: string;
+  /**
+   * Confine the write to some directories (a server's roots): the file's directory is opened,
+   * checked, and the file written and named through it (as an edit's is), so a symbolic link
+   * swapped in after the path was checked cannot lead the write elsewhere. Default: none.
+   */
+  confine?: Confinement;
   signal?: AbortSignal;
   /** for tests: how the file is written */
   writeFn?: WriteFn;
@@ -63,25 +72,41 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const utf8 = withEndings(v.textBytes(text, 'text'), eol);
   const bytes = encoding === undefined ? utf8 : codecFor(encoding).encode(utf8);
   const exists = taken(real);
+  const confine = o.confine;
+  // Run again on its own result (the file holds exactly these bytes): nothing to write, not an error.
+  if (exists && holds(real, bytes, confine)) {
+    const lines = splitLines(utf8).length;
+    return { dryRun, files: [{ path: given, changed: false, written: false, created: false, alreadyApplied: true, linesBefore: lines, linesAfter: lines, edits: [] }] };
+  }
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
   const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
-  const old = target && dryRun ? fs.readFileSync(fsPath(target.real)) : undefined;
-  const signal = v.optionalSignal(o.signal);
-  if (!dryRun) {
-    await checkpoint(signal);
-    if (target === undefined) writeNewFile(real, given, bytes, o.writeFn);
-    else {
-      const temp = TempFile.create(target, o.writeFn);
-      try {
-        temp.write(bytes);
-        temp.seal();
-        await commitAll([temp], signal);
-      } catch (e) {
-        temp.discard();
-        throw e;
+  if (target !== undefined && confine !== undefined) pinTarget(target, confine);
+  try {
+    const old = target && dryRun ? fs.readFileSync(fsPath(target.dir ? target.dir.join(path.basename(target.real)) : target.real)) : undefined;
+    const signal = v.optionalSignal(o.signal);
+    if (!dryRun) {
+      await checkpoint(signal);
+      if (target === undefined) createIn(real, given, bytes, confine, o.writeFn);
+      else {
+        const temp = TempFile.create(target, o.writeFn);
+        try {
+          temp.write(bytes);
+          temp.seal();
+          await commitAll([temp], signal);
+        } catch (e) {
+          temp.discard();
+          throw e;
+        }
       }
     }
+    return await created(given, exists, old, utf8, dryRun);
+  } finally {
+    if (target !== undefined) unpinTarget(target);
   }
+}
+
+/** The result of a create: the old file's lines replaced by the new text's (a dry run's diff with it). */
+async function created(given: string, exists: boolean, old: Buffer | undefined, utf8: Buffer, dryRun: boolean): Promise<ReplaceResult> {
   const oldLines = old === undefined ? [] : splitLines(old);
   const linesBefore = exists ? oldLines.length : 0;
   const linesAfter = splitLines(utf8).length;
@@ -113,4 +138,40 @@ function withEndings(text: Buffer, eol: EolMode): Buffer {
   if (eol === 'lf') return Buffer.from(text.toString('latin1').replaceAll('\r\n', '\n'), 'latin1');
   if (eol === 'crlf') return Buffer.from(text.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
   return text;
+}
+
+/**
+ * The regular file at `real` holds exactly `bytes` (a file of another size is not read; one
+ * outside `confine`, not compared).
+ */
+function holds(real: string, bytes: Uint8Array, confine: Confinement | undefined): boolean {
+  try {
+    const st = fs.statSync(fsPath(real));
+    if (!st.isFile() || st.size !== bytes.length) return false;
+    if (confine !== undefined && !confine.allows(realPath(real))) return false;
+    return fs.readFileSync(fsPath(real)).equals(bytes);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the new file `real`; confined, through its directory opened and checked (a directory
+ * that does not exist is left to writeNewFile, which names it).
+ */
+function createIn(real: string, given: string, bytes: Uint8Array, confine: Confinement | undefined, writeFn: WriteFn | undefined): void {
+  if (confine === undefined) return writeNewFile(real, given, bytes, writeFn);
+  let dir: PinnedDir;
+  try {
+    dir = PinnedDir.open(realPath(path.dirname(real)), confine, given);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return writeNewFile(real, given, bytes, writeFn);
+    throw e instanceof LinewiseError ? e : fileError(e, given);
+  }
+  try {
+    writeNewFile(dir.join(path.basename(real)), given, bytes, writeFn);
+  } finally {
+    dir.close();
+  }
 }

@@ -151,7 +151,11 @@ export class SearchAhead {
    * output refuses the file (the count past a budget is at its bound): the run ends there.
    */
   report(item: SearchTarget, r: FileResult, turn: Turn): boolean {
-    if (r.kind === 'binary' || r.kind === 'in-turn') return true;
+    if (r.kind === 'in-turn') return true;
+    if (r.kind === 'binary') {
+      turn.reporter.skipped?.(item.display, 'binary file (it has a NUL byte), not searched');
+      return true;
+    }
     if (r.kind === 'failed') {
       turn.fail(errorOf(r.error), item.display);
       return true;

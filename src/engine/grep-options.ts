@@ -5,6 +5,7 @@
 import { type ExitCode, LinewiseError } from '../core/errors.js';
 import type { GrepCutOff } from './grep-budget.js';
 import type { GrepReport, RowTarget } from './grep-output.js';
+import type { GrepItem } from './grep-inputs.js';
 import { inputSource, type ReadOptions } from './read.js';
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT, SLICE_MS } from './search-bounds.js';
 import * as v from './validate.js';
@@ -88,6 +89,11 @@ export interface GrepRunOptions extends GrepOptions {
   withFilename?: boolean;
   /** scanner buffer size (tests) */
   bufferSize?: number;
+  /**
+   * The inputs, resolved already by {@link grepInputs} from `paths` (a server resolves them once,
+   * to look each up in its caches first): not resolved again.
+   */
+  inputs?: { list: Iterable<GrepItem>; multi: boolean };
 }
 
 /** What a reporter learns before the first input: how rows look, and where matches are in a line. */
@@ -114,6 +120,11 @@ export interface GrepReporter extends RowTarget {
   error(e: LinewiseError, display: string | undefined): void;
   /** not an error: a binary file named in the paths skipped, a symbolic link loop */
   note(message: string, display: string | undefined): void;
+  /**
+   * a walked file passed over quietly (binary, as rg does): not an error, and the CLI says
+   * nothing; a server counts them in one line
+   */
+  skipped?(display: string, why: string): void;
   /** called before a read that may wait (a pipe): what is buffered should go out now */
   flush?(): void;
 }

@@ -251,6 +251,7 @@ export class GrepRun implements Turn {
         if (e instanceof BinaryFileError) {
           // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.
           if (!item.walked) this.reporter.note(binaryNote(e), item.display);
+          else this.reporter.skipped?.(item.display, binaryNote(e));
           return false;
         }
         this.fail(e, item.display);

@@ -63,7 +63,7 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
     follow: v.optionalBoolean(o.follow, 'follow') === true,
   };
   const signal = v.optionalSignal(o.signal);
-  const items = await grepInputs(search.source.cwd, pathList, walk);
+  const items = o.inputs ?? (await grepInputs(search.source.cwd, pathList, walk));
   const withPath = v.optionalBoolean(o.withFilename, 'withFilename') ?? (pathList.length !== 1 || items.multi);
   // Under -v a selected line holds no match; a replaced line's matches are not where they were.
   const ranges = search.invert || template !== undefined ? undefined : (buf: Buffer, s: number, e: number) => matchRanges(pattern, buf, s, e);
@@ -178,6 +178,8 @@ export interface GrepResult {
   errors: LinewiseError[];
   /** not errors: a binary file named in `paths` and skipped, a symbolic link loop */
   notes: { path: string | undefined; message: string }[];
+  /** walked files passed over quietly as binary (the CLI says nothing of them; the MCP server counts them) */
+  skipped: string[];
   /** the CLI's exit status: 0 a line selected, 1 none, 2 when `errors` is not empty */
   status: ExitCode;
   /** what `maxRows` or `maxBytes` left out, and the `after` to go on with; undefined when nothing */
@@ -207,7 +209,7 @@ export async function grep(pattern: string | readonly string[], paths: string | 
   const o = v.options<GrepOptions>(options, 'options');
   const collector = new Collector(v.optionalBoolean(o.anchor, 'anchor') === true);
   const { status, cutOff } = await grepTo(collector, pattern, paths, o);
-  return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, status, ...(cutOff ? { cutOff } : {}) };
+  return { lines: collector.lines, files: collector.files, errors: collector.errors, notes: collector.notes, skipped: collector.skippedFiles, status, ...(cutOff ? { cutOff } : {}) };
 }
 
 /** Keeps what the CLI would print as data. */
@@ -216,6 +218,7 @@ class Collector implements GrepReporter {
   readonly files: GrepFile[] = [];
   readonly errors: LinewiseError[] = [];
   readonly notes: { path: string | undefined; message: string }[] = [];
+  readonly skippedFiles: string[] = [];
   private path = '';
   private ranges: GrepSetup['ranges'];
 
@@ -257,5 +260,9 @@ class Collector implements GrepReporter {
 
   note(message: string, display: string | undefined): void {
     this.notes.push({ path: display, message });
+  }
+
+  skipped(display: string): void {
+    this.skippedFiles.push(display);
   }
 }

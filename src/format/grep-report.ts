@@ -22,6 +22,8 @@ export interface GrepPrintOptions {
   quietErrors?: boolean;
   /** how the footer says to go on: the CLI's words or a tool's */
   words: Words;
+  /** name each walked file passed over as binary (`--skipped`), as a note */
+  skipped?: boolean;
 }
 
 /** Prints a grep run as the CLI does: rows, parts, counts, names or JSON; problems through `warn`. */
@@ -93,6 +95,10 @@ export class PrintingGrepReporter implements GrepReporter {
     if (this.o.quietErrors) return;
     this.p.out.flush();
     this.p.warn(message, display);
+  }
+
+  skipped(display: string, why: string): void {
+    if (this.o.skipped) this.note(why, display);
   }
 
   flush(): void {

@@ -1,8 +1,7 @@
 // The MCP server's bounds, in one place: the largest request it reads, the most one answer
-// holds whatever its arguments, how many searches run beside the calls, and what a search cut by
-// its deadline says. The defaults a call gets when it names none are the surface's (SERVER_BOUNDS).
+// holds whatever its arguments, how many searches run beside the calls. The defaults a call gets
+// when it names none are the surface's (SERVER_BOUNDS, applied by schema.ts's checkArgs).
 
-import { LinewiseError } from '../core/errors.js';
 import { messageLine } from '../format/printing.js';
 import { OPTION_INPUT_MAX } from '../io/option-input.js';
 import { SERVER_BOUNDS } from '../surface/options.js';
@@ -50,15 +49,6 @@ export function rowBytes(maxBytes: number | undefined): number {
   return maxBytes === 0 || maxBytes > HARD_MAX_BYTES ? HARD_MAX_BYTES : maxBytes;
 }
 
-/**
- * A search cut by its deadline (the engine's --timeout, which a tool does not offer), in the
- * tool's words: what the client can change is the pattern.
- */
-export function searchTimedOut(e: LinewiseError): LinewiseError {
-  const what = e.message.replace(/;[^;]*--timeout.*$/, '');
-  return new LinewiseError(e.code, `${what}; simplify the pattern (or set fixed_strings for a literal text); the rows below were found before it stopped`, e.path, e.exitCode);
-}
-
 const size = (x: unknown) => Buffer.byteLength(JSON.stringify(x));
 
 /** The tools whose rows max_bytes caps: an answer too large for MAX_ANSWER_BYTES is asked again with less. */
@@ -69,6 +59,7 @@ const MIN_ROW_BYTES = 4 << 10;
 
 /**
  * Runs a call (`run`: `fresh` when asked again, with output of its own) and bounds its answer.
+ * `args` are checked already, by the library's names (schema.ts's checkArgs): max_bytes is `maxBytes`.
  * Rows are capped by bytes, but each row also costs a JSON record (about 100 to 200 bytes, more
  * than a short line itself): when the answer passes MAX_ANSWER_BYTES, a read or search is asked
  * again with max_bytes scaled down to fit, so that its footer names the call that goes on from
@@ -78,11 +69,11 @@ export async function withinAnswer(tool: string, args: Record<string, unknown>, 
   let r = await run(args, false);
   let n = size(r);
   if (n > MAX_ANSWER_BYTES && CAPPED.has(tool) && r.isError !== true) {
-    let cap = rowBytes(typeof args.max_bytes === 'number' ? args.max_bytes : undefined);
+    let cap = rowBytes(typeof args.maxBytes === 'number' ? args.maxBytes : undefined);
     for (let tries = 0; tries < 3 && n > MAX_ANSWER_BYTES && cap > MIN_ROW_BYTES; tries++) {
       cap = Math.max(MIN_ROW_BYTES, Math.floor((cap * MAX_ANSWER_BYTES * 0.8) / n));
       try {
-        r = await run({ ...args, max_bytes: cap }, true);
+        r = await run({ ...args, maxBytes: cap }, true);
       } catch {
         break; // the first answer, cut, rather than none
       }

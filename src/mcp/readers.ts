@@ -11,7 +11,6 @@ import { TextRows } from '../format/rows.js';
 import { mcpWords } from '../surface/words.js';
 import type { ToolOutput } from './result.js';
 import type { Roots } from './roots.js';
-import { BOUNDS } from './tools.js';
 import { rowBytes } from './bounds.js';
 
 /** Rows to both printers. */
@@ -35,19 +34,21 @@ function rowsOf(out: ToolOutput, path: string, anchored: boolean | undefined): R
   return new BothRows(new TextRows(out.text.out, out.text.rowStyle, anchor), new JsonRows(out.json.out, path, anchor));
 }
 
+/** read_lines' arguments, checked, by the library's names (the server's max_bytes applied). */
 export interface ReadArgs {
   path: string;
   start: number;
   end?: number;
   anchor?: boolean;
   encoding?: string;
-  max_bytes?: number;
+  maxBytes: number;
 }
 
 /** Runs read_lines; `a.path` is checked already, and the file is checked again once opened. */
 export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
-  const maxBytes = rowBytes(a.max_bytes);
+  const maxBytes = rowBytes(a.maxBytes);
+  out.budget = maxBytes;
   const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, readlinesRecord(r));
@@ -55,6 +56,7 @@ export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots):
   if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
 }
 
+/** page's arguments, checked, by the library's names (offset and limit defaulted unless last). */
 export interface PageArgs {
   path: string;
   offset?: number;
@@ -62,14 +64,16 @@ export interface PageArgs {
   last?: number;
   anchor?: boolean;
   encoding?: string;
-  max_bytes?: number;
+  maxBytes: number;
 }
 
 /** Runs page; `a.path` is checked already, and the file is checked again once opened. */
 export async function pageTool(out: ToolOutput, a: PageArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
-  const window = a.last === undefined ? { offset: a.offset ?? 0, limit: a.limit ?? BOUNDS.pageLimit } : { last: a.last, ...(a.offset !== undefined ? { offset: a.offset } : {}), ...(a.limit !== undefined ? { limit: a.limit } : {}) };
-  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: rowBytes(a.max_bytes), cwd: roots.cwd, confine: roots });
+  const maxBytes = rowBytes(a.maxBytes);
+  out.budget = maxBytes;
+  const window = a.last === undefined ? { offset: a.offset, limit: a.limit } : { last: a.last };
+  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, pageRecord(r));
   const footer = pageFooterOf(r, a.encoding, mcpWords('page'));

@@ -106,8 +106,8 @@ export class Roots implements Confinement {
     } catch (e) {
       throw fileError(e, p);
     }
-    // grep would expand a missing path that looks like a glob: its matches are not checked here.
-    if (st === undefined && dirs && /[*?[\]{}]/.test(p)) throw new LinewiseError('enoent', 'no such file or directory (paths are not expanded as globs here: give the directory, and the glob to filter with)', p);
+    // A missing path that looks like a glob is expanded by the search (engine/grep-inputs.ts),
+    // which checks its fixed start and every file it matches against the roots.
     if (st === undefined || st.isFile() || (dirs && st.isDirectory())) return checked;
     throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a ${dirs ? 'file or directory' : 'file'}; the server reads regular files only`, p);
   }

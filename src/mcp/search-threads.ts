@@ -1,4 +1,4 @@
-// The server's searches off its main thread: grep calls go to a few threads of their own
+// The server's searches off its main thread: grep and find_files calls go to a few threads of their own
 // (search-thread.ts), so a pattern that backtracks for seconds, or a search of a large tree,
 // never keeps the main thread from answering the other calls. The first thread keeps the warm
 // cache (--cache-mib) and takes every search when it is free; a search started while it is busy
@@ -12,7 +12,7 @@ import { DEFAULT_CACHE_MIB } from '../surface/options.js';
 import { CANCEL_GRACE_MS, SEARCH_THREADS, searchHeapMiB } from './bounds.js';
 import type { ToolResult } from './result.js';
 import type { Roots } from './roots.js';
-import { type GrepArgs, grepTool } from './search.js';
+import { type GrepArgs, searchTool, type SearchToolName } from './search.js';
 import { searchThreadScript } from './thread-source.js';
 import { Warm } from './warm.js';
 
@@ -24,7 +24,7 @@ export interface ThreadSetup {
 }
 
 /** What the main thread asks a search thread. */
-export type ThreadRequest = { kind: 'grep'; id: number; args: GrepArgs; paths: string[]; roots: string[] } | { kind: 'cancel'; id: number };
+export type ThreadRequest = { kind: 'search'; id: number; tool: SearchToolName; args: GrepArgs; paths: string[]; roots: string[] } | { kind: 'cancel'; id: number };
 
 /** A thread's answer: the tool's result, or the error it failed with (as data: a class does not cross). */
 export type ThreadAnswer = { id: number; json: string } | { id: number; error: { code: string; message: string; path: string | undefined; exitCode: ExitCode | undefined } };
@@ -32,6 +32,7 @@ export type ThreadAnswer = { id: number; json: string } | { id: number; error: {
 /** A search waiting for, or running on, a thread. */
 interface Call {
   id: number;
+  tool: SearchToolName;
   args: GrepArgs;
   paths: string[];
   roots: Roots;
@@ -70,12 +71,12 @@ export class SearchThreads {
     if (this.script !== undefined && this.threads.length === 0) this.start(true);
   }
 
-  /** Runs a grep call; its answer, or the error it failed with. */
-  grep(args: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined): Promise<ToolResult> {
-    if (this.script === undefined) return this.here(args, paths, roots, signal);
+  /** Runs a grep or find_files call (`paths` checked already); its answer, or the error it failed with. */
+  search(tool: SearchToolName, args: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined): Promise<ToolResult> {
+    if (this.script === undefined) return this.here(tool, args, paths, roots, signal);
     return new Promise<ToolResult>((resolve, reject) => {
       if (signal?.aborted) return reject(new Interrupted(signal));
-      const call: Call = { id: this.next++, args, paths, roots, signal, resolve, reject };
+      const call: Call = { id: this.next++, tool, args, paths, roots, signal, resolve, reject };
       signal?.addEventListener('abort', () => this.cancel(call), { once: true });
       this.waiting.push(call);
       this.dispatch();
@@ -83,9 +84,9 @@ export class SearchThreads {
   }
 
   /** A search on the main thread. */
-  private here(args: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined): Promise<ToolResult> {
+  private here(tool: SearchToolName, args: GrepArgs, paths: string[], roots: Roots, signal: AbortSignal | undefined): Promise<ToolResult> {
     this.local ??= new Warm(this.cacheMib, this.roots);
-    return grepTool(args, paths, roots, signal, this.local);
+    return searchTool(tool, args, paths, roots, signal, this.local);
   }
 
   /** Ends every thread; searches not answered yet end as cancelled. */
@@ -105,14 +106,14 @@ export class SearchThreads {
       if (t === undefined && this.threads.length < SEARCH_THREADS) t = this.start(!this.threads.some((x) => x.warm));
       if (t === undefined && this.script === undefined) {
         // no thread can start: the calls waiting run here, as they would without threads
-        for (const c of this.waiting.splice(0)) this.here(c.args, c.paths, c.roots, c.signal).then(c.resolve, c.reject);
+        for (const c of this.waiting.splice(0)) this.here(c.tool, c.args, c.paths, c.roots, c.signal).then(c.resolve, c.reject);
         return;
       }
       if (t === undefined) return;
       const call = this.waiting.shift()!;
       t.call = call;
       t.worker.ref(); // a search in progress keeps the process up until it is answered
-      t.worker.postMessage({ kind: 'grep', id: call.id, args: call.args, paths: call.paths, roots: call.roots.names } satisfies ThreadRequest);
+      t.worker.postMessage({ kind: 'search', id: call.id, tool: call.tool, args: call.args, paths: call.paths, roots: call.roots.names } satisfies ThreadRequest);
     }
   }
 

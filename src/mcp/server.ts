@@ -5,14 +5,15 @@
 import * as fs from 'node:fs';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { Interrupted } from '../io/checkpoint.js';
-import { type EditArgs, editTool } from './edits.js';
+import { type EditArgs, editTool, type EditTool } from './edits.js';
 import { FileLocks } from './locks.js';
 import { pageTool, readLinesTool, type PageArgs, type ReadArgs } from './readers.js';
 import { ToolOutput, type ToolResult } from './result.js';
 import { Roots } from './roots.js';
 import { checkArgs } from './schema.js';
 import type { GrepArgs } from './search.js';
-import { listed, type ToolName, type ToolSpec, TOOLS } from './tools.js';
+import { listed, type ToolSpec, TOOLS } from './tools.js';
+import { INSTRUCTIONS } from '../surface/tools.js';
 import { boundedAnswer, withinAnswer } from './bounds.js';
 import { screenCall } from './screen.js';
 import { SearchThreads } from './search-threads.js';
@@ -34,9 +35,6 @@ export interface ServeOptions {
 
 /** How long calls wait for the client to list its roots before the server goes on with its own. */
 const ROOTS_TIMEOUT_MS = 10_000;
-
-const INSTRUCTIONS =
-  'Line-precise file access. grep finds lines as rows "<path><TAB><n><TAB><line>"; read_lines reads the range around a hit; replace_lines edits it with expect set to the rows read (a line changed since is refused), or replace_rows applies the rows with their text edited. Rows keep every byte: CRLF, a missing final newline, a byte order mark and other encodings survive the round trip.';
 
 /** Serves until the client closes standard input (status 0) or `signal` fires. */
 export async function serve(o: ServeOptions): Promise<ExitCode> {
@@ -79,14 +77,14 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
   });
   const answer = async (name: string, args: unknown, signal: AbortSignal): Promise<ToolResult> => {
     await ready;
-    const out = new ToolOutput();
-    const tool = tools.get(name as ToolName);
+    const out = new ToolOutput(name);
+    const tool = tools.get(name);
     try {
       if (tool === undefined) {
-        const why = o.readOnly && TOOLS.some((t) => t.name === name) ? 'the server is read-only (--read-only)' : `the tools are ${[...tools.keys()].join(', ')}`;
+        const why = o.readOnly && TOOLS.some((t) => t.name === name) ? 'the server was started read-only: it offers no tool that writes' : `the tools are ${[...tools.keys()].join(', ')}`;
         throw new LinewiseError('usage', `no tool "${name}": ${why}`);
       }
-      return await withinAnswer(tool.name, checkArgs(tool.name, tool.params, args), (a, fresh) => calls.run(tool, a, fresh ? new ToolOutput() : out, signal));
+      return await withinAnswer(tool.name, checkArgs(tool, args), (a, fresh) => calls.run(tool, a, fresh ? new ToolOutput(name) : out, signal));
     } catch (e) {
       if (e instanceof Interrupted && signal.aborted) o.log(`mcp: ${name}: cancelled by the client; stopped`);
       return boundedAnswer(out.failed(e));
@@ -161,16 +159,18 @@ class Calls {
         await pageTool(out, { ...a, path }, this.roots);
         return out.done();
       }
-      case 'grep': {
+      case 'grep':
+      case 'find_files': {
         const a = args as unknown as GrepArgs;
         const paths = (a.paths ?? []).map((p) => this.roots.checkInput(p, 'paths', true));
         await this.checked();
-        return this.searches.grep(a, paths, this.roots, signal);
+        return this.searches.search(tool.name, a, paths, this.roots, signal);
       }
+      // one case per tool; a writer of its own (apply_patch) goes here, before the edits
       default: {
         const a = args as unknown as EditArgs;
         const checked = a.path === undefined ? a : { ...a, path: this.roots.check(a.path) };
-        await editTool(tool.name, out, checked, this.roots, this.locks, signal, this.checked);
+        await editTool(tool.name as EditTool, out, checked, this.roots, this.locks, signal, this.checked);
         return out.done();
       }
     }

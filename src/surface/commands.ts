@@ -6,7 +6,7 @@
 import * as o from './options.js';
 import type { ArgSpec, CommandSpec, OptionSpec } from './types.js';
 
-const file: ArgSpec = { key: 'path', cli: '<file>', kind: 'string', mcp: 'path', help: 'the file, or - for standard input', mcpHelp: 'the file, relative to the first root' };
+const file: ArgSpec = { key: 'path', cli: '<file>', kind: 'string', mcp: 'path', help: 'the file, or - for standard input', mcpHelp: 'the file' };
 
 const readlines: CommandSpec = {
   name: 'readlines',
@@ -35,7 +35,7 @@ const page: CommandSpec = {
   description: 'Print up to {limit} rows after skipping {offset} lines, within {maxBytes} of output. When lines remain, a blank line and a footer follow, naming the offset to read next.',
   args: [file],
   options: [
-    { key: 'offset', kind: 'integer', cli: '--offset <k>', mcp: 'offset', min: 0, default: o.PAGE_DEFAULTS.offset, help: 'lines to skip (0-based)', mcpHelp: 'lines to skip (0-based; default 0): the offset a footer names' },
+    { key: 'offset', kind: 'integer', cli: '--offset <k>', mcp: 'offset', min: 0, default: o.PAGE_DEFAULTS.offset, help: 'lines to skip (0-based)', mcpHelp: 'lines to skip: the offset a footer names' },
     { key: 'limit', kind: 'integer', cli: '--limit <n>', mcp: 'limit', min: 1, default: o.PAGE_DEFAULTS.limit, help: 'rows at most' },
     {
       key: 'last',
@@ -44,7 +44,7 @@ const page: CommandSpec = {
       mcp: 'last',
       min: 1,
       help: 'the last N lines, ending at the last line; as many as {maxBytes} holds (a file, not a pipe: it is read twice, to count then to print)',
-      mcpHelp: 'the last N lines of the file instead of offset and limit',
+      mcpHelp: 'the last N lines instead',
     },
     o.maxBytes('cap on the bytes printed; a longer single line is shown cut (0: no cap)', o.PAGE_DEFAULTS.maxBytes),
     o.countBytes('read at most this far past the page to count the total lines', o.PAGE_DEFAULTS.countBytes),
@@ -65,8 +65,8 @@ const grep: CommandSpec = {
   description:
     'Print the lines that match PATTERN as rows "<n><TAB><line>" (with "<path><TAB>" first when several files are searched). The pattern sees each line without its terminator, so $ matches before \\r\\n. PATH may be a file, a directory (searched recursively, skipping .gitignore/.ignore-ignored, hidden and binary files), a glob, or - for standard input; none means standard input when it is a pipe or a file, else the current directory. -L follows symbolic links, as in rg (grep\'s -L is --files-without-match here); -h is --no-filename (help is --help).',
   args: [
-    { key: 'pattern', cli: '[pattern]', kind: 'string', mcp: 'pattern', help: 'the pattern (omit it when -e or -f is given)', mcpHelp: 'the pattern (a literal string with fixed_strings)' },
-    { key: 'paths', cli: '[paths...]', kind: 'strings', mcp: 'paths', help: 'files, directories, globs, or - (default: standard input if piped, else the current directory)', mcpHelp: 'files or directories to search (default: the first root)' },
+    { key: 'pattern', cli: '[pattern]', kind: 'string', mcp: 'pattern', help: 'the pattern (omit it when -e or -f is given)', mcpHelp: "in rg's syntax (a literal with fixed_strings)" },
+    { key: 'paths', cli: '[paths...]', kind: 'strings', mcp: 'paths', help: 'files, directories, globs, or - (default: standard input if piped, else the current directory)', mcpHelp: 'files, directories or globs (default: the first root)' },
   ],
   options: [
     { key: 'regexp', kind: 'strings', cli: '-e, --regexp <pattern>', help: `a pattern, for patterns that begin with "-" ${collectHelp}` },
@@ -80,14 +80,14 @@ const grep: CommandSpec = {
     { key: 'maxCount', kind: 'integer', cli: '-m, --max-count <num>', mcp: 'max_count', min: 1, help: 'stop after NUM selected lines per file' },
     { key: 'afterContext', kind: 'integer', cli: '-A, --after-context <num>', min: 0, help: 'print NUM lines after each selected line' },
     { key: 'beforeContext', kind: 'integer', cli: '-B, --before-context <num>', min: 0, help: 'print NUM lines before each selected line' },
-    { key: 'context', kind: 'integer', cli: '-C, --context <num>', mcp: 'context', min: 0, help: 'print NUM lines before and after', mcpHelp: 'lines of context before and after each match (groups apart by "--")' },
+    { key: 'context', kind: 'integer', cli: '-C, --context <num>', mcp: 'context', min: 0, help: 'print NUM lines before and after', mcpHelp: 'lines around each match' },
     {
       key: 'count',
       kind: 'boolean',
       cli: '-c, --count',
       mcp: 'count',
       help: 'print the number of selected lines per file (with {filesWithMatches}: only files that have some, as rg -c)',
-      mcpHelp: 'the number of matching lines per file, instead of the lines',
+      mcpHelp: 'matching lines per file, instead of the lines',
     },
     { key: 'filesWithMatches', kind: 'boolean', cli: '-l, --files-with-matches', mcp: 'files_with_matches', help: 'print only the names of files with a selected line' },
     { key: 'filesWithoutMatch', kind: 'boolean', cli: '--files-without-match', help: 'print only the names of files without a selected line' },
@@ -106,7 +106,7 @@ const grep: CommandSpec = {
       cli: '--replace <text>',
       mcp: 'replace',
       help: 'print each selected line with every match replaced by TEXT ($1, ${name}, $$ as in rg): rows ready for "replace --rows -"',
-      mcpHelp: 'each selected line with every match replaced by this ($1, ${name}, $$): rows ready for replace_rows',
+      mcpHelp: 'each match replaced by this ($1, ${name}): rows for replace_rows',
     },
     { key: 'lineNumber', kind: 'boolean', cli: '-n, --line-number', habit: true, help: 'accepted for grep habits: rows always carry line numbers' },
     { key: 'withFilename', kind: 'boolean', cli: '-H, --with-filename', help: 'print the path on every row, even for one file' },
@@ -123,7 +123,7 @@ const grep: CommandSpec = {
       cli: '-g, --glob <glob>',
       mcp: 'glob',
       help: `only search files matching GLOB (gitignore syntax; "!GLOB" excludes) ${collectHelp}`,
-      mcpHelp: 'only files matching these globs (gitignore syntax, "!GLOB" excludes), e.g. ["*.ts", "!*.test.ts"]',
+      mcpHelp: 'e.g. ["*.ts", "!*.test.ts"]',
     },
     { key: 'include', kind: 'strings', cli: '--include <glob>', help: `as grep: only search files whose name matches GLOB (= {glob} GLOB) ${collectHelp}` },
     { key: 'exclude', kind: 'strings', cli: '--exclude <glob>', help: `as grep: skip files whose name matches GLOB (= {glob} "!GLOB") ${collectHelp}` },
@@ -133,13 +133,21 @@ const grep: CommandSpec = {
     { key: 'dereferenceRecursive', kind: 'boolean', cli: '-R, --dereference-recursive', help: 'as grep -R: -r, following symbolic links (= {follow})' },
     { key: 'noMessages', kind: 'boolean', cli: '-s, --no-messages', help: 'do not report inputs that cannot be read (the status still says 2)' },
     {
+      key: 'skipped',
+      kind: 'boolean',
+      cli: '--skipped',
+      mcp: 'skipped',
+      help: 'name each file a walk passed over as binary, on stderr (without it, as rg, nothing is said of them)',
+      mcpHelp: 'list each file not searched',
+    },
+    {
       key: 'threads',
       kind: 'integer',
       cli: '-j, --threads <n>',
       min: 1,
       help: 'threads searching the files of a walk or glob (default 1); more pay on idle cores and long searches; rows come in the same order whatever N',
     },
-    { key: 'maxRows', kind: 'integer', cli: '--max-rows <n>', mcp: 'max_rows', min: 1, help: 'print at most N rows across all files; a footer then says how to go on', mcpHelp: `rows at most, across all files (default ${o.SERVER_BOUNDS.grepRows})` },
+    { key: 'maxRows', kind: 'integer', cli: '--max-rows <n>', mcp: 'max_rows', min: 1, help: 'print at most N rows across all files; a footer then says how to go on' },
     o.maxBytes('print at most B bytes of rows; a first row longer than that is shown cut (default: no cap)'),
     o.countBytes('when a budget cuts the output, search at most B bytes more to count what was left out'),
     {
@@ -148,7 +156,7 @@ const grep: CommandSpec = {
       cli: '--after <cursor>',
       mcp: 'after',
       help: 'resume after PATH:LINE, as the footer of a cut output says (the same command otherwise)',
-      mcpHelp: 'resume after PATH:LINE, as the footer of a cut search says (the same arguments otherwise)',
+      mcpHelp: 'PATH:LINE from a footer: go on after it',
     },
     o.encoding,
     {
@@ -177,21 +185,21 @@ const replace: CommandSpec = {
   description:
     "Replace lines START..END of FILE (END defaults to START) with new text from {text}, {from} or standard input (refused when empty): {delete} or {text} '' deletes, END = START - 1 inserts before START, START = count + 1 appends. With {rows}, apply rows \"<n><TAB><line>\" (or \"<path><TAB><n><TAB><line>\" from grep, then several files in one call, all or nothing; an anchored row \"<n>#<hash>\" is applied only if its line still has that hash). With {old} and {new}, replace a text by its content (line endings agnostic; it must occur once unless {all}). With {edits}, apply several range and content edits in one call. With {create}, write a new file. Every edit addresses the file as it was before the call.",
   args: [
-    { key: 'path', cli: '[file]', kind: 'string', mcp: 'path', help: 'the file to edit (not -); optional with path rows', mcpHelp: 'the file, relative to the first root' },
-    { key: 'start', cli: '[start]', kind: 'integer', mcp: 'start', min: 1, help: 'first line replaced (1-based)', mcpHelp: 'the first line replaced (1-based)' },
-    { key: 'end', cli: '[end]', kind: 'integer', mcp: 'end', min: 0, help: 'last line replaced (default START; START - 1 to insert)', mcpHelp: 'the last line replaced (default start; start - 1 inserts before start)' },
+    { key: 'path', cli: '[file]', kind: 'string', mcp: 'path', help: 'the file to edit (not -); optional with path rows', mcpHelp: 'the file' },
+    { key: 'start', cli: '[start]', kind: 'integer', mcp: 'start', min: 1, help: 'first line replaced (1-based)' },
+    { key: 'end', cli: '[end]', kind: 'integer', mcp: 'end', min: 0, help: 'last line replaced (default START; START - 1 to insert)' },
     { key: 'more', cli: '[more...]', kind: 'strings', help: 'with {old} or {edits}: more files (or globs) edited the same way, all or none' },
   ],
   options: [
-    { key: 'text', kind: 'string', cli: '--text <text>', mcp: 'text', help: 'the new text (a final newline is optional)', mcpHelp: 'the new lines (a final newline is optional); "" deletes' },
+    { key: 'text', kind: 'string', cli: '--text <text>', mcp: 'text', help: 'the new text (a final newline is optional)', mcpHelp: '"" deletes' },
     { key: 'from', kind: 'string', cli: '--from <file>', help: 'read the new text from a file (- for standard input, which must not be empty)' },
     { key: 'delete', kind: 'boolean', cli: '--delete', help: "delete lines START..END (the same as {text} ''; empty standard input never deletes)" },
-    { key: 'rows', kind: 'string', cli: '--rows [rowsfile]', mcp: 'rows', help: 'apply rows from a file, or from standard input (- or no value)', mcpHelp: 'the rows, one a line, each with its edited text' },
-    { key: 'old', kind: 'string', cli: '--old <text>', mcp: 'old', help: 'the text to replace, found by content (a "\\n" in it matches CRLF too); it must occur once', mcpHelp: 'the text to replace, as it reads (may span lines)' },
+    { key: 'rows', kind: 'string', cli: '--rows [rowsfile]', mcp: 'rows', help: 'apply rows from a file, or from standard input (- or no value)', mcpHelp: 'the rows read, their text edited' },
+    { key: 'old', kind: 'string', cli: '--old <text>', mcp: 'old', help: 'the text to replace, found by content (a "\\n" in it matches CRLF too); it must occur once',  },
     { key: 'oldFrom', kind: 'string', cli: '--old-from <file>', help: 'read the old text from a file (- for standard input)' },
-    { key: 'new', kind: 'string', cli: '--new <text>', mcp: 'new', help: "the text that replaces {old} ('' deletes it)", mcpHelp: 'the text that replaces it ("" deletes it)' },
+    { key: 'new', kind: 'string', cli: '--new <text>', mcp: 'new', help: "the text that replaces {old} ('' deletes it)", mcpHelp: '"" deletes' },
     { key: 'newFrom', kind: 'string', cli: '--new-from <file>', help: 'read the new text of {old} from a file (- for standard input)' },
-    { key: 'all', kind: 'boolean', cli: '--all', mcp: 'all', help: 'replace every occurrence of {old}, not exactly one', mcpHelp: 'replace every occurrence, not exactly one' },
+    { key: 'all', kind: 'boolean', cli: '--all', mcp: 'all', help: 'replace every occurrence of {old}, not exactly one' },
     {
       key: 'edits',
       kind: 'string',
@@ -199,7 +207,7 @@ const replace: CommandSpec = {
       help: 'JSON Lines of edits, {"start":S,"end":E,"text":T} or {"old":O,"new":N,"all":false}, all against the file as it is (- for standard input)',
     },
     { key: 'create', kind: 'boolean', cli: '--create', help: 'write FILE as a new file from {text}, {from} or standard input; an existing FILE is refused (exit 3)' },
-    { key: 'force', kind: 'boolean', cli: '--force', mcp: 'force', help: 'with {create}: replace an existing FILE whole', mcpHelp: 'replace an existing file whole' },
+    { key: 'force', kind: 'boolean', cli: '--force', mcp: 'force', help: 'with {create}: replace an existing FILE whole', mcpHelp: 'replace a file that exists' },
     o.expect,
     { key: 'null', kind: 'boolean', cli: '-0, --null', help: 'the rows carry paths ended by a NUL byte, as grep -0 prints them' },
     { key: 'relocate', kind: 'boolean', cli: '--relocate', mcp: 'relocate', help: 'with {expect} or anchored {rows}: when the lines read moved, unchanged, as one block found once, edit them there' },

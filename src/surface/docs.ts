@@ -30,13 +30,13 @@ export function optionTable(cmd: CommandSpec): string {
   return rows.join('\n');
 }
 
-/** The markdown table of the MCP tools and their arguments (required ones marked). */
+/** The markdown table of the MCP tools: what each does, its arguments (required ones marked) and the CLI's command. */
 export function toolTable(): string {
-  const rows = ['| tool | command | arguments (* required) | writes |', '| --- | --- | --- | --- |'];
+  const rows = ['| tool | what it does | arguments (* required) | writes | the CLI\'s |', '| --- | --- | --- | --- | --- |'];
   for (const t of TOOLS) {
     const cmd = COMMANDS.find((c) => c.name === t.command)!;
     const args = toolArguments(t, cmd).map((d) => `\`${nameIn(d, 'mcp')}\`${d.required ? '*' : ''}`);
-    rows.push(`| \`${t.name}\` | ${t.command} | ${args.join(', ')} | ${t.writes ? 'yes' : 'no'} |`);
+    rows.push(`| \`${t.name}\` | ${cell(t.description)} | ${args.join(', ')} | ${t.writes ? 'yes' : 'no'} | \`${t.command}\` |`);
   }
   return rows.join('\n');
 }

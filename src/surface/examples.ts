@@ -148,6 +148,7 @@ Examples:
   $ linewise grep -l -0 TODO src | xargs -0 wc -l   file names, NUL-terminated
   $ linewise grep --files-without-match LICENSE src   names of files with no match
   $ linewise grep --files -g '*.ts' src       the files a search would read (no PATTERN), as rg --files
+  $ linewise grep --skipped TODO .            name on stderr the files passed over as binary
   $ linewise grep -q TODO src && echo found   no output; stops at the first match; exit 0 or 1
   $ linewise grep -o -h '[0-9]+ms' logs     each match a row "<n>:<column><TAB><match>", no paths
   $ linewise grep -H -n main src/app.ts     the path on every row, even for one file (-n: habit)

@@ -32,7 +32,6 @@ export const anchor: OptionSpec = {
   cli: '--anchor',
   mcp: 'anchor',
   help: 'rows "<n>#<hash><TAB><line>": replace --rows edits the line only if it still has that hash (8 hex digits of SHA-256 of its text)',
-  mcpHelp: 'rows "<n>#<hash><TAB><line>": replace_rows then edits a line only if it still has that hash',
 };
 
 export const encoding: OptionSpec = {
@@ -41,7 +40,6 @@ export const encoding: OptionSpec = {
   cli: '--encoding <name>',
   mcp: 'encoding',
   help: 'decode the file from NAME (latin1, windows-1252, shift_jis, utf-16le, ...); rows are then UTF-8. "linewise encodings" lists the names',
-  mcpHelp: "the file's encoding when it is not UTF-8 (latin1, shift_jis, utf-16le, ...); a UTF-16 file with a byte order mark needs none",
 };
 
 /** -a on the readers and grep: a file with NUL bytes read as text. */
@@ -56,12 +54,11 @@ export const maxBytes = (help: string, dflt?: number): OptionSpec => ({
   min: 0,
   ...(dflt !== undefined ? { default: dflt } : {}),
   help,
-  mcpHelp: `cap on the bytes of the rows (default ${SERVER_BOUNDS.maxBytes}; 0: the server's hard cap): a footer then says how to go on`,
 });
 
 export const countBytes = (help: string, dflt?: number): OptionSpec => ({ key: 'countBytes', kind: 'integer', cli: '--count-bytes <b>', min: 0, ...(dflt !== undefined ? { default: dflt } : {}), help });
 
-export const dryRun: OptionSpec = { key: 'dryRun', kind: 'boolean', cli: '--dry-run', mcp: 'dry_run', help: 'print a unified diff; write nothing', mcpHelp: 'return the unified diff of the edit; write nothing' };
+export const dryRun: OptionSpec = { key: 'dryRun', kind: 'boolean', cli: '--dry-run', mcp: 'dry_run', help: 'print a unified diff; write nothing', mcpHelp: 'return the diff; write nothing' };
 
 export const expect: OptionSpec = {
   key: 'expect',
@@ -69,7 +66,7 @@ export const expect: OptionSpec = {
   cli: '--expect <oldrows>',
   mcp: 'expect',
   help: 'rows as they were read (a file, or - for standard input): if a line changed since, exit 3 and write nothing',
-  mcpHelp: 'the rows of the edited lines as you read them, unchanged: if any changed since, nothing is written and the error shows them as they are now',
+  mcpHelp: 'the rows as read: refused if they changed',
 };
 
 export const eol: OptionSpec = {

@@ -1,20 +1,21 @@
 // The MCP tools: each a view of one command of commands.ts, naming the arguments it offers (so a
 // tool's argument is the command's option, declared once), with a short description. What every
-// tool shares (rows, paths, the edit loop) is said once, in the server's instructions.
+// tool shares (rows, paths, the edit loop, what structuredContent holds) is said once, in the
+// server's instructions: tools/list is paid for in every conversation (a test keeps it <= 8 KB).
 
 import { SERVER_BOUNDS } from './options.js';
 import type { ToolSpec } from './types.js';
 
 /** What the server says once for every tool (MCP `instructions`). */
 export const INSTRUCTIONS =
-  'Line-precise file access. Rows are "<n><TAB><line>" ("<path><TAB><n><TAB><line>" when a search names several files): each line verbatim with its terminator (a CRLF line ends in "\\r\\n"); after a last line without a newline comes the line "\\ No newline at end of file". Paths are relative to the first root; nothing outside the roots is read or written. The loop: grep (or find_files) to find, read_lines around a hit, then edit with the rows as read: replace_lines with expect (a line changed since is refused), replace_rows (the rows with their text edited), replace_text or apply_edits by content. Every edit is atomic and all or nothing, and running it again on its own result changes nothing. A cut answer ends with a footer naming the call that goes on.';
+  'Line-precise file access. Rows are "<n><TAB><line>" ("<path><TAB><n><TAB><line>" when a search names several files): each line verbatim with its terminator (a CRLF line ends in "\\r\\n"); after a last line without a newline comes the line "\\ No newline at end of file". Paths are relative to the first root; nothing outside the roots is read or written. The loop: grep (or find_files) to find, read_lines around a hit, then edit with the rows as read: replace_lines with expect (a line changed since is refused), replace_rows (the rows with their text edited), replace_text or apply_edits by content. New lines take the endings of the lines they replace (eol: auto). Every edit is atomic and all or nothing, and running it again on its own result changes nothing; a writer answers with the edited regions as they now are (rows with 2 lines of context), or the diff under dry_run. encoding: the file\'s when not UTF-8 (latin1, shift_jis, utf-16le, ...): rows are then UTF-8 and edits are encoded back. anchor: rows "<n>#<hash><TAB><line>", whose edits apply only to lines still so. A cut answer (max_bytes, max_rows, limit; max_bytes 0: the server\'s cap) ends with a footer naming the call that goes on. structuredContent is {status, records}: status is the CLI\'s exit status (0 ok, 1 nothing matched, 2 error, 3 stale edit); records give positions, counts, the cursor and receipts, never the lines again (only the base64 bytes of a line that is not UTF-8).';
 
 export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'read_lines',
     title: 'Read lines',
     command: 'readlines',
-    description: 'Read lines start to end (1-based, inclusive; end omitted: to the last line) of a file as rows. The rows you read are what the edit tools take as expect.',
+    description: 'Read lines start to end (1-based, inclusive; no end: to the last line) as rows.',
     takes: ['path!', 'start!', 'end', 'anchor', 'encoding', 'maxBytes'],
     writes: false,
     defaults: { maxBytes: SERVER_BOUNDS.maxBytes },
@@ -23,7 +24,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'page',
     title: 'Read a page',
     command: 'page',
-    description: 'Read a file a page at a time: up to limit rows after skipping offset lines (or the last N lines). When lines remain a footer names the offset to call page with next.',
+    description: 'Read up to limit rows after skipping offset lines, or the last N; a footer names the next offset.',
     takes: ['path!', 'offset', 'limit', 'last', 'anchor', 'encoding', 'maxBytes'],
     writes: false,
     defaults: { limit: SERVER_BOUNDS.pageLimit, maxBytes: SERVER_BOUNDS.maxBytes },
@@ -33,9 +34,8 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Search files',
     command: 'grep',
     description:
-      'Search files and directory trees (recursively, skipping what .gitignore ignores, hidden and binary files, as rg does; no paths: the first root) for lines matching a pattern in rg\'s syntax, matched against each line without its terminator. Rows feed replace_rows unchanged but for their text.',
-    takes: ['pattern!', 'paths', 'fixedStrings', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding'],
-    own: [{ key: 'skipped', kind: 'boolean', mcp: 'skipped', help: 'list the files not searched (binary, unreadable) instead of one line counting them' }],
+      "Search files, globs and trees (skipping what .gitignore ignores, hidden and binary files, as rg) for lines matching a pattern in rg's syntax, matched without the line's terminator. Rows feed replace_rows.",
+    takes: ['pattern!', 'paths', 'fixedStrings', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding', 'skipped'],
     writes: false,
     defaults: { maxRows: SERVER_BOUNDS.grepRows, maxBytes: SERVER_BOUNDS.maxBytes },
   },
@@ -43,7 +43,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'find_files',
     title: 'Find files',
     command: 'grep',
-    description: 'List the files under the paths (default: the first root) that a search would read, one a line, honouring .gitignore: names by glob, e.g. glob: ["*.ts"].',
+    description: 'List the files under paths (default: the first root) a search would read, honouring .gitignore; glob filters names.',
     takes: ['paths', 'glob', 'hidden', 'noIgnore', 'maxRows', 'maxBytes', 'after'],
     writes: false,
     defaults: { maxRows: SERVER_BOUNDS.grepRows * 5, maxBytes: SERVER_BOUNDS.maxBytes },
@@ -52,8 +52,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'replace_lines',
     title: 'Replace lines',
     command: 'replace',
-    description:
-      'Replace lines start to end (end defaults to start) with text, atomically: "" deletes, end = start - 1 inserts before start, start = line count + 1 appends. New lines take the endings of the lines they replace (eol auto). Pass expect, the rows as you read them. Answers with the edited region as it now is.',
+    description: 'Replace lines start to end (default start) with text: end = start - 1 inserts, start = line count + 1 appends. Pass expect.',
     takes: ['path!', 'start!', 'end', 'text!', 'expect', 'relocate', 'eol', 'encoding', 'dryRun'],
     writes: true,
   },
@@ -61,8 +60,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'replace_rows',
     title: 'Apply rows',
     command: 'replace',
-    description:
-      'Apply rows as the readers print them, each replacing its own line with its text: copy the rows you read, edit their text, pass them. Rows with paths may edit several files, all or none; footers and "--" are skipped; anchored rows apply only to unchanged lines.',
+    description: 'Apply rows as read with their text edited, each to its own line; rows with paths may edit several files, all or none.',
     takes: ['rows!', 'path', 'expect', 'relocate', 'encoding', 'dryRun'],
     writes: true,
   },
@@ -70,16 +68,15 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'replace_text',
     title: 'Replace text',
     command: 'replace',
-    description:
-      'Replace a text by its content, atomically: old is matched line-ending-agnostic (written with "\\n" it matches CRLF too), may span lines, and must occur exactly once unless all (several: an error naming each line; none: the lines that nearly hold it). Already replaced: nothing to do.',
+    description: 'Replace old by new, matched by content ("\\n" matches CRLF too; may span lines); it must occur once unless all.',
     takes: ['path!', 'old!', 'new!', 'all', 'eol', 'encoding', 'dryRun'],
     writes: true,
   },
   {
     name: 'apply_edits',
-    title: 'Edit a file in several places',
+    title: 'Edit in several places',
     command: 'replace',
-    description: 'Apply several edits to one file in one call, all against the file as it is, all or nothing: line ranges {start, end, text} and texts by content {old, new, all}.',
+    description: 'Apply several edits to one file, all against it as it is now, all or none.',
     takes: ['path!', 'editList!', 'expect', 'eol', 'encoding', 'dryRun'],
     own: [
       {
@@ -88,15 +85,8 @@ export const TOOLS: readonly ToolSpec[] = [
         mcp: 'edits',
         required: true,
         help: 'the edits: {"start":S,"end":E,"text":T} or {"old":O,"new":N,"all":false}',
-        schema: {
-          type: 'array',
-          minItems: 1,
-          items: {
-            type: 'object',
-            properties: { start: { type: 'integer', minimum: 1 }, end: { type: 'integer', minimum: 0 }, text: { type: 'string' }, old: { type: 'string' }, new: { type: 'string' }, all: { type: 'boolean' } },
-            additionalProperties: false,
-          },
-        },
+        mcpHelp: '{start, end, text} by line, or {old, new, all} by content',
+        schema: { type: 'array', minItems: 1, items: { type: 'object' } },
       },
     ],
     writes: true,
@@ -105,7 +95,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'create_file',
     title: 'Create a file',
     command: 'replace',
-    description: 'Write a new file atomically with text (as given; eol can force endings). An existing file is refused unless force.',
+    description: 'Write a new file with text, atomically; one that exists is refused unless force.',
     takes: ['path!', 'text!', 'force', 'eol', 'encoding', 'dryRun'],
     writes: true,
   },

@@ -39,6 +39,13 @@ export async function connect(args: string[], cwd: string, capabilities: Constru
     async call(name, a, options = {}) {
       const r = (await client.callTool({ name, arguments: a }, undefined, options)) as unknown as { content: { type: string; text: string }[]; structuredContent: Result & { records: Record<string, unknown>[] }; isError?: boolean };
       const s = r.structuredContent;
+      // Every text a client receives speaks the tools' arguments: no CLI flag, in any test. (Of
+      // the rows block only its footers: the rows are the files' own text, which may hold "--x".)
+      const said = r.content.map((c, i) => (i === 0 && !r.isError ? c.text.split('\n').filter((l) => l.startsWith('[')).join('\n') : c.text));
+      for (const text of [...said, s.error?.message ?? '']) {
+        const flag = /(^|[^-\w])--[a-z]/m.exec(text);
+        if (flag !== null) throw new Error(`${name} answered with a CLI flag: ${JSON.stringify(text.slice(Math.max(0, flag.index - 60), flag.index + 40))}`);
+      }
       return { texts: r.content.map((c) => c.text), records: s.records, status: s.status, isError: r.isError === true, ...(s.error ? { error: s.error } : {}) };
     },
     stderr: () => err,

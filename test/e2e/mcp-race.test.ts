@@ -120,6 +120,9 @@ describe('linewise mcp: a link swapped in after the check', () => {
       ['replace_rows', (f) => ({ rows: `${f.file}\t1\tpwned\r\n` }), (f) => linkInstead(f.file, path.join(outside, 'secret.txt'))],
       ['replace_rows', (f) => ({ rows: `${f.dir}/g.txt\t1\tpwned\r\n` }), (f) => linkInstead(f.dir, outside)],
       ['replace_lines', (f) => ({ path: f.file, start: 1, text: 'pwned\n', dry_run: true }), (f) => linkInstead(f.file, path.join(outside, 'secret.txt'))],
+      ['create_file', (f) => ({ path: `${f.dir}/new.txt`, text: 'pwned\n' }), (f) => linkInstead(f.dir, outside)],
+      ['create_file', (f) => ({ path: f.file, text: 'pwned\n', force: true }), (f) => linkInstead(f.file, path.join(outside, 'secret.txt'))],
+      ['create_file', (f) => ({ path: `${f.dir}/g.txt`, text: 'pwned\n', force: true }), (f) => linkInstead(f.dir, outside)],
     ];
     for (const [tool, args, swap] of cases) {
       const f = fresh();
@@ -130,6 +133,12 @@ describe('linewise mcp: a link swapped in after the check', () => {
       expect(r.texts.join('\n'), what).not.toContain('secret');
       expect(tree(outside), what).toEqual(before);
     }
+    // create_file with the text a file outside holds, through a link swapped in: never compared
+    // with it (an "already applied" would tell what it holds), refused as a file that exists
+    const f = fresh();
+    const same = await racing(s.call('create_file', { path: f.file, text: SECRET }), linkInstead(f.file, path.join(outside, 'secret.txt')));
+    expect([same.isError, same.error?.code, same.texts.join('')]).toEqual([true, 'exists', expect.not.stringContaining('already applied')]);
+    expect(tree(outside)).toEqual(before);
   });
 });
 

@@ -67,10 +67,10 @@ describe('linewise mcp: confinement', () => {
   it('--read-only lists no writer and refuses a write by name', async () => {
     const ro = await connect(['--root', root, '--read-only'], root);
     try {
-      expect((await ro.client.listTools()).tools.map((t) => t.name)).toEqual(['read_lines', 'page', 'grep']);
+      expect((await ro.client.listTools()).tools.map((t) => t.name)).toEqual(['read_lines', 'page', 'grep', 'find_files']);
       const r = await ro.call('replace_lines', { path: 'in.txt', start: 1, text: 'x\n' });
       expect(r.isError).toBe(true);
-      expect(r.texts[0]).toBe('linewise: no tool "replace_lines": the server is read-only (--read-only)');
+      expect(r.texts[0]).toBe('linewise: no tool "replace_lines": the server was started read-only: it offers no tool that writes');
       expect(esc(fs.readFileSync(path.join(root, 'in.txt')))).toBe('inside\\r\\n');
     } finally {
       await ro.close();

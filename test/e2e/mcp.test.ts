@@ -3,13 +3,14 @@
 // and BOM files compared byte for byte on disk.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esc, FIXTURES, tempDir, writeTree } from '../helpers.js';
 import { cli, connect, records, type Session } from './mcp-client.js';
 
 const FILES = ['crlf.txt', 'no-final-newline.txt', 'latin1.txt', 'bom-utf8.txt'];
-const READERS = ['read_lines', 'page', 'grep'];
-const WRITERS = ['replace_lines', 'replace_rows', 'replace_text'];
+const READERS = ['read_lines', 'page', 'grep', 'find_files'];
+const WRITERS = ['replace_lines', 'replace_rows', 'replace_text', 'apply_edits', 'create_file'];
 
 const tmp = tempDir();
 const root = tmp.dir;
@@ -34,46 +35,56 @@ afterAll(async () => {
 });
 
 describe('linewise mcp: the tools', () => {
-  it('lists the six tools with described arguments, the loop in each description, and their annotations', async () => {
+  it('lists the nine tools from the declaration: short descriptions, the shared rules once, tools/list within 8 KB', async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...READERS, ...WRITERS]);
+    // the loop and the row format are said once, in the instructions, not in every description
+    expect(s.client.getInstructions()).toContain('The loop: grep (or find_files) to find, read_lines around a hit');
     for (const t of tools) {
-      expect(t.description, t.name).toContain('The loop: grep to find, read_lines to read the range around a hit, then replace_lines');
+      expect(t.description!.length, t.name).toBeLessThan(260);
+      expect(t.description, t.name).not.toContain('The loop');
       expect(t.inputSchema.type).toBe('object');
       expect(t.inputSchema.additionalProperties, t.name).toBe(false);
-      const props = Object.entries(t.inputSchema.properties ?? {}) as [string, { description?: string }][];
-      expect(props.length, t.name).toBeGreaterThanOrEqual(3);
-      for (const [name, p] of props) expect(p.description?.length ?? 0, `${t.name}.${name}`).toBeGreaterThan(10);
+      for (const [name, p] of Object.entries(t.inputSchema.properties ?? {}) as [string, { type?: string }][]) expect(p.type, `${t.name}.${name}`).toBeDefined();
       expect(t.annotations?.readOnlyHint, t.name).toBe(READERS.includes(t.name));
       expect(t.annotations?.destructiveHint === true, t.name).toBe(WRITERS.includes(t.name));
     }
+    // replace_lines answers with a receipt: it does not say it is silent
+    expect(tools.find((t) => t.name === 'replace_lines')!.description).not.toMatch(/silent/);
     const schema = (n: string) => tools.find((t) => t.name === n)!.inputSchema;
     expect(schema('read_lines').required).toEqual(['path', 'start']);
-    expect(Object.keys(schema('grep').properties!)).toEqual(expect.arrayContaining(['pattern', 'paths', 'fixed_strings', 'ignore_case', 'word', 'context', 'glob', 'max_rows', 'max_bytes', 'anchor']));
+    expect(Object.keys(schema('grep').properties!)).toEqual(expect.arrayContaining(['pattern', 'paths', 'fixed_strings', 'ignore_case', 'word', 'context', 'glob', 'max_rows', 'max_bytes', 'anchor', 'files_with_matches', 'count', 'only_matching', 'replace', 'skipped']));
     expect(Object.keys(schema('replace_rows').properties!)).toEqual(expect.arrayContaining(['rows', 'expect', 'dry_run']));
+    expect(schema('apply_edits').required).toEqual(['path', 'edits']);
+    expect(schema('create_file').required).toEqual(['path', 'text']);
+    expect(schema('find_files').properties).not.toHaveProperty('pattern');
+    // the whole answer to tools/list, as the client receives it
+    const listed = await s.client.request({ method: 'tools/list' }, ListToolsResultSchema);
+    expect(Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', id: 1, result: listed }))).toBeLessThanOrEqual(8192);
   });
 
   for (const f of FILES) {
     const enc = f === 'latin1.txt' ? ['--encoding', 'latin1'] : [];
     const encoding = enc.length ? { encoding: 'latin1' } : {};
-    it(`read_lines and page on ${f}: the CLI's rows, footer and --json records`, async () => {
+    it(`read_lines and page on ${f}: the CLI's rows and footer; the --json summary, no line twice`, async () => {
       const dir = fixtures();
       const rel = `${dir}/${f}`;
       const r = await s.call('read_lines', { path: rel, start: 1, ...encoding });
       const c = cli(['readlines', rel, '1', '--max-bytes', '65536', ...enc], root);
       expect(r.isError).toBe(false);
       expect(esc(r.texts[0]!)).toBe(esc(c.stdout));
-      expect(r.records).toEqual(records(cli(['readlines', rel, '1', '--max-bytes', '65536', '--json', ...enc], root).stdout));
+      expect(r.records).toEqual(records(cli(['readlines', rel, '1', '--max-bytes', '65536', '--json', ...enc], root).stdout).filter((x) => x.type === 'summary'));
       const p = await s.call('page', { path: rel, limit: 1, ...encoding });
       expect(esc(p.texts[0]!)).toBe(esc(cli(['page', rel, '--limit', '1', ...enc], root).stdout));
-      expect(p.records).toEqual(records(cli(['page', rel, '--limit', '1', '--json', ...enc], root).stdout));
+      expect(p.records).toEqual(records(cli(['page', rel, '--limit', '1', '--json', ...enc], root).stdout).filter((x) => x.type === 'summary'));
     });
   }
 
-  it('read_lines of a latin1 file without its encoding: the bytes exact in structuredContent, a note in the text', async () => {
+  it('read_lines of a latin1 file without its encoding: the bytes exact in structuredContent (that line only), a note in the text', async () => {
     const dir = fixtures();
     const r = await s.call('read_lines', { path: `${dir}/latin1.txt`, start: 1 });
-    expect(r.records[0]).toMatchObject({ line_number: 1, bytes: Buffer.from('caf\xe9', 'latin1').toString('base64'), terminator: '\n' });
+    expect(r.records[0]).toEqual({ type: 'line', line_number: 1, bytes: Buffer.from('caf\xe9', 'latin1').toString('base64'), terminator: '\n' });
+    expect(r.records.filter((x) => x.type === 'line')).toHaveLength(2); // "naïve" in latin1 is not UTF-8 either
     expect(r.texts[1]).toContain('not UTF-8, shown here as U+FFFD');
   });
 
@@ -97,11 +108,16 @@ describe('linewise mcp: the tools', () => {
     expect(esc(rows)).toBe(esc(lines.map((l, i) => `${i + 1}\t${l}`).join('')));
   });
 
-  it('grep over a directory: the CLI\'s rows and ripgrep-shaped records; its footer and after go on', async () => {
+  it('grep over a directory: the CLI\'s rows, and the positions of its --json matches; its footer and after go on', async () => {
     const dir = fixtures();
     const g = await s.call('grep', { pattern: 'a', paths: [dir] });
     expect(esc(g.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', 'a', dir], root).stdout));
-    expect(g.records).toEqual(records(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', '--json', 'a', dir], root).stdout));
+    const json = records(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', '--json', 'a', dir], root).stdout);
+    type Match = { path: { text: string }; line_number: number; submatches: { start: number; end: number }[] };
+    const matches = json.filter((x) => x.type === 'match').map((x) => x.data as Match);
+    expect(g.records.filter((x) => x.type === 'match')).toEqual(matches.map((m) => ({ type: 'match', path: m.path.text, line: m.line_number, ranges: m.submatches.map((x) => [x.start, x.end]) })));
+    expect(g.records.at(-1)).toEqual({ type: 'summary', matched_lines: matches.length, errors: 0, skipped: 0 });
+    expect(JSON.stringify(g.records)).not.toContain('alpha'); // positions, not a second copy of the lines
     const cut = await s.call('grep', { pattern: 'a', paths: [dir], max_rows: 1 });
     // the footer speaks the tool's arguments, never a CLI flag; the rest is the CLI's output
     const after = JSON.parse(/Call grep again with after: ("(?:[^"\\]|\\.)*") to go on/.exec(cut.texts[0]!)![1]!) as string;
@@ -200,7 +216,7 @@ describe('linewise mcp: the tools', () => {
     expect(r).toMatchObject({ isError: true, status: 3, error: { code: 'stale' } });
     expect(r.texts[0]).toBe(`linewise: ${rel}: stale edit: line 2 no longer holds the text read; nothing was written; the current lines are shown below: read again and retry`);
     expect(esc(r.texts[1]!)).toBe('2\\tBETA (changed by someone else)\\r\\n');
-    expect(r.records[0]).toMatchObject({ type: 'stale', line_number: 2, text: 'BETA (changed by someone else)' });
+    expect(r.records[0]).toEqual({ type: 'stale', path: rel, line_number: 2, terminator: '\r\n' });
     expect(bytes(rel)).toEqual(before);
     const rows = await s.call('replace_rows', { path: rel, rows: '2\tmine\r\n', expect: read.texts[0] });
     expect(rows).toMatchObject({ isError: true, status: 3 });
@@ -209,14 +225,14 @@ describe('linewise mcp: the tools', () => {
 
   it('a bad call is an error result in one line, and the server goes on', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
-      ['read_lines', { path: 'walk.txt' }, 'linewise: read_lines needs "start": the first line (1-based)'],
-      ['read_lines', { path: 'walk.txt', start: 'one' }, 'linewise: start must be a number, not "one"'],
+      ['read_lines', { path: 'walk.txt' }, 'linewise: read_lines needs "start": first line (1-based)'],
+      ['read_lines', { path: 'walk.txt', start: 'one' }, 'linewise: start must be a whole number from 1, not "one"'],
       ['read_lines', { path: 'walk.txt', start: 99 }, 'linewise: walk.txt: line 99 is past the end: the file has 11 lines'],
       ['page', { path: 'walk.txt', colour: true }, 'linewise: page has no argument "colour"; its arguments are path, offset, limit, last, anchor, encoding, max_bytes'],
       ['grep', { pattern: '(' }, 'linewise: '],
       ['read_lines', { path: 'missing.txt', start: 1 }, 'linewise: missing.txt: no such file or directory'],
       ['read_lines', { path: '.', start: 1 }, 'linewise: .: is a directory, not a file; the server reads regular files only'],
-      ['no_such_tool', {}, 'linewise: no tool "no_such_tool": the tools are read_lines, page, grep, replace_lines, replace_rows, replace_text'],
+      ['no_such_tool', {}, 'linewise: no tool "no_such_tool": the tools are read_lines, page, grep, find_files, replace_lines, replace_rows, replace_text, apply_edits, create_file'],
     ];
     for (const [tool, args, message] of cases) {
       const r = await s.call(tool, args);

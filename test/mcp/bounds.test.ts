@@ -1,6 +1,6 @@
 // The server's bounds (src/mcp/bounds.ts): what max_bytes means, and an answer cut to 8 MiB.
 import { describe, expect, it } from 'vitest';
-import { boundedAnswer, HARD_MAX_BYTES, MAX_ANSWER_BYTES, MAX_MESSAGE_BYTES, rowBytes } from '../../src/mcp/bounds.js';
+import { boundedAnswer, HARD_MAX_BYTES, MAX_ANSWER_BYTES, MAX_MESSAGE_BYTES, rowBytes, withinAnswer } from '../../src/mcp/bounds.js';
 import { SERVER_BOUNDS } from '../../src/surface/options.js';
 import { OPTION_INPUT_MAX } from '../../src/io/option-input.js';
 
@@ -32,5 +32,28 @@ describe('the MCP server bounds', () => {
     expect(cut.structuredContent.records).toEqual(big.structuredContent.records.slice(0, cut.structuredContent.records.length));
     expect(big.content[0]!.text.startsWith(cut.content[0]!.text)).toBe(true);
     expect(cut.content.at(-1)!.text).toMatch(/^linewise: the answer was cut: it came to [\d.]+ MiB, more than the 8 MiB an answer holds/);
+  });
+
+  it('asks a read or search whose answer passes 8 MiB again with a smaller maxBytes (the checked arguments\' name), and leaves others as they are', async () => {
+    // an answer that costs 10 bytes of JSON per byte of rows, as short rows with records of their own would
+    const answerOf = (rows: number) => ({ content: [{ type: 'text' as const, text: 'x'.repeat(rows * 10) }], structuredContent: { records: [], status: 0 } });
+    const asked: { maxBytes: unknown; fresh: boolean }[] = [];
+    const r = await withinAnswer('grep', { pattern: 'a', maxBytes: 0 }, async (a, fresh) => {
+      asked.push({ maxBytes: a.maxBytes, fresh });
+      return answerOf(rowBytes(a.maxBytes as number));
+    });
+    expect(asked[0]).toEqual({ maxBytes: 0, fresh: false });
+    expect(asked.length).toBeGreaterThan(1);
+    expect(asked.slice(1).every((x) => x.fresh && typeof x.maxBytes === 'number' && x.maxBytes > 0 && x.maxBytes < HARD_MAX_BYTES)).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
+    expect(r.content).toHaveLength(1); // asked again, not cut
+    // a tool max_bytes does not cap is cut instead, never asked again
+    let calls = 0;
+    const cut = await withinAnswer('replace_lines', { path: 'f', maxBytes: 0 }, async () => {
+      calls++;
+      return answerOf(HARD_MAX_BYTES);
+    });
+    expect(calls).toBe(1);
+    expect(cut.content.at(-1)!.text).toMatch(/^linewise: the answer was cut/);
   });
 });
