@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { Interrupted } from '../io/checkpoint.js';
 import { type EditArgs, editTool, type EditTool } from './edits.js';
+import { patchTool, type PatchToolArgs } from './patch.js';
 import { FileLocks } from './locks.js';
 import { pageTool, readLinesTool, type PageArgs, type ReadArgs } from './readers.js';
 import { ToolOutput, type ToolResult } from './result.js';
@@ -166,7 +167,12 @@ class Calls {
         await this.checked();
         return this.searches.search(tool.name, a, paths, this.roots, signal);
       }
-      // one case per tool; a writer of its own (apply_patch) goes here, before the edits
+      case 'apply_patch': {
+        // the patch's paths are checked by the engine, against the first root and the roots
+        await this.checked();
+        await patchTool(out, args as unknown as PatchToolArgs, this.roots, signal);
+        return out.done();
+      }
       default: {
         const a = args as unknown as EditArgs;
         const checked = a.path === undefined ? a : { ...a, path: this.roots.check(a.path) };

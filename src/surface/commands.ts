@@ -237,7 +237,7 @@ const patch: CommandSpec = {
     { key: 'strip', kind: 'integer', cli: '-p, --strip <n>', min: 0, help: "leading path components cut from a unified diff's names, as patch -pN and git apply -pN (default: git's a/ and b/ when the names carry them, else none)" },
     { key: 'reverse', kind: 'boolean', cli: '-R, --reverse', help: 'undo the patch: added lines are removed and removed lines put back' },
     { key: 'check', kind: 'boolean', cli: '--check', help: 'locate every hunk and write nothing: the exit status says whether the patch applies (0; already applied counts), and why not' },
-    { ...o.dryRun, mcp: undefined, help: 'print the unified diff of what would change; write nothing' },
+    { ...o.dryRun, help: 'print the unified diff of what would change; write nothing' },
     { key: 'receipt', kind: 'boolean', cli: '--receipt', help: 'after the write, print the rows of each changed region as they now are (2 lines of context) and how the numbering moved, as replace --receipt' },
     { ...o.json, help: 'JSON Lines: a record per hunk (status applied or already, offset, whitespace, line numbers), a record per file, then a summary' },
     { key: 'ignoreWhitespace', kind: 'boolean', cli: '--ignore-whitespace', help: "when a hunk's lines are not there exactly, match runs of spaces and tabs as one (and none at either end); each hunk matched so is reported" },

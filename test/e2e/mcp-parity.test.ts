@@ -202,6 +202,38 @@ describe('apply_edits and create_file', () => {
   });
 });
 
+describe('apply_patch', () => {
+  it('applies an LF diff to a CRLF file byte for byte; again: already applied, nothing written; a stale hunk or a path out of the root writes nothing', async () => {
+    writeTree(root, { 'p/one.txt': 'a\r\nb\r\nc\r\n', 'p/two.txt': 'x\ny\n' });
+    const patch = [
+      '--- a/p/one.txt', '+++ b/p/one.txt', '@@ -1,3 +1,3 @@', ' a', '-b', '+B', ' c',
+      '--- a/p/two.txt', '+++ b/p/two.txt', '@@ -1,2 +1,3 @@', ' x', ' y', '+z', '',
+    ].join('\n');
+    const done = await s.call('apply_patch', { patch });
+    expect(done.isError).toBe(false);
+    expect(esc(bytes('p/one.txt'))).toBe('a\\r\\nB\\r\\nc\\r\\n');
+    expect(esc(bytes('p/two.txt'))).toBe('x\\ny\\nz\\n');
+    const [one, two] = [bytes('p/one.txt'), bytes('p/two.txt')];
+    const again = await s.call('apply_patch', { patch });
+    expect(again).toMatchObject({ isError: false, status: 0 });
+    expect(again.texts.join('')).toContain('already applied');
+    expect([bytes('p/one.txt'), bytes('p/two.txt')]).toEqual([one, two]);
+    // one hunk that fits nowhere: neither file is written, the hunk is named
+    const stale = patch.replace(' y\n', ' q\n').replace('-b\n+B', '-B\n+BB');
+    const refused = await s.call('apply_patch', { patch: stale });
+    expect(refused).toMatchObject({ isError: true, status: 3 });
+    expect(refused.texts.join('')).toContain('does not apply');
+    expect([bytes('p/one.txt'), bytes('p/two.txt')]).toEqual([one, two]);
+    const out = await s.call('apply_patch', { patch: '--- a/../outside/secret.ts\n+++ b/../outside/secret.ts\n@@ -1 +1 @@\n-alpha secret\n+gone\n' });
+    expect(out).toMatchObject({ isError: true, status: 2 });
+    expect(fs.readFileSync(path.join(outside, 'secret.ts'), 'utf8')).toBe('alpha secret\n');
+    const dry = await s.call('apply_patch', { patch: patch.replace('+z', '+w').replace('@@ -1,2 +1,3 @@', '@@ -1,3 +1,4 @@').replace(' y\n', ' y\n z\n'), dry_run: true });
+    expect(dry.isError).toBe(false);
+    expect(dry.texts.join('')).toContain('+w');
+    expect(bytes('p/two.txt')).toEqual(two);
+  });
+});
+
 describe('arguments and errors in the tool\'s words', () => {
   it('accepts numbers sent as strings where the schema says integer', async () => {
     writeTree(root, { 'n.txt': 'l1\nl2\nl3\n' });
