@@ -10,7 +10,7 @@ import { cli, connect, records, type Session } from './mcp-client.js';
 
 const FILES = ['crlf.txt', 'no-final-newline.txt', 'latin1.txt', 'bom-utf8.txt'];
 const READERS = ['read_lines', 'page', 'grep', 'find_files'];
-const WRITERS = ['replace_lines', 'replace_rows', 'replace_text', 'apply_edits', 'create_file'];
+const WRITERS = ['replace_lines', 'replace_rows', 'replace_text', 'apply_edits', 'apply_patch', 'create_file'];
 
 const tmp = tempDir();
 const root = tmp.dir;
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('linewise mcp: the tools', () => {
-  it('lists the nine tools from the declaration: short descriptions, the shared rules once, tools/list within 8 KB', async () => {
+  it('lists the ten tools from the declaration: short descriptions, the shared rules once, tools/list within 8 KB', async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...READERS, ...WRITERS]);
     // the loop and the row format are said once, in the instructions, not in every description
@@ -232,7 +232,7 @@ describe('linewise mcp: the tools', () => {
       ['grep', { pattern: '(' }, 'linewise: '],
       ['read_lines', { path: 'missing.txt', start: 1 }, 'linewise: missing.txt: no such file or directory'],
       ['read_lines', { path: '.', start: 1 }, 'linewise: .: is a directory, not a file; the server reads regular files only'],
-      ['no_such_tool', {}, 'linewise: no tool "no_such_tool": the tools are read_lines, page, grep, find_files, replace_lines, replace_rows, replace_text, apply_edits, create_file'],
+      ['no_such_tool', {}, 'linewise: no tool "no_such_tool": the tools are read_lines, page, grep, find_files, replace_lines, replace_rows, replace_text, apply_edits, apply_patch, create_file'],
     ];
     for (const [tool, args, message] of cases) {
       const r = await s.call(tool, args);
