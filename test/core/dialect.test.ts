@@ -298,3 +298,56 @@ describe('rg dialect: refusals name the construct and the fix', () => {
     expect((e as LinewiseError).message).toContain('-P: JavaScript regex syntax');
   });
 });
+
+// ---- rg beside linewise on random patterns and lines (when rg is installed) ----
+
+const ATOMS = [
+  'a', 'b', 'A', 'é', 'δ', 'Δ', '1', '٣', '_', ' ', '-', '#', 'k', 'K', 's', 'ſ', '}', ']',
+  '\\.', '\\*', '\\[', '\\]', '\\{', '\\}', '\\-', '\\#', '\\&', '\\~', '\\x41', '\\x{3b4}', '\\u{e9}', '\\t',
+  '\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '\\pL', '\\p{Greek}', '\\PL', '\\p{Lu}', '.',
+  '[ab]', '[^a]', '[]a]', '[^]a]', '[a-cé]', '[[:alpha:]]', '[^[:space:]b]', '[[:^digit:]]', '[[:word:]-]', '[a-z&&[^b]]', '[\\w--\\d]',
+  '[a-c~~b-d]', '[\\p{Greek}&&\\pL]', '[\\W\\d]', '[^\\w\\s]', '[k]', '[^K]',
+  '^', '$', '\\b', '\\A', '\\z', '(?-u:\\b)', '(?-u:\\w)', '(?-u:\\d\\s)',
+];
+// No \B: rg 13 finds an empty match of `\Ba*` between the bytes of one character (newer rg
+// does not; the table holds \B). (?-u) only around ASCII (rg 13 refuses a non-ASCII character there, newer rg takes it), and no
+// negated class under it: rg's matches one byte of a character, this one the whole character
+const QUANTIFIERS = ['', '', '', '?', '*', '+', '{2}', '{1,2}', '{0,1}?', '+?', '{2,}', '*?'];
+const GROUPS = ['(%)', '(?:%)', '(?i:%)', '(?-i:%)', '(?U:%)', '(?x:%)'];
+const PREFIXES = ['', '', '', '(?i)', '(?U)', '(?x)', '(?s)', '(?m)'];
+
+const rgPattern: fc.Arbitrary<string> = fc.letrec<{ alt: string; seq: string; piece: string }>((tie) => ({
+  alt: fc.array(tie('seq'), { minLength: 1, maxLength: 3 }).map((s) => s.join('|')),
+  seq: fc.array(tie('piece'), { minLength: 1, maxLength: 4 }).map((p) => p.join('')),
+  piece: fc
+    .tuple(
+      fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.noBias(fc.constantFrom(...ATOMS)), fc.tuple(fc.constantFrom(...GROUPS), tie('alt')).map(([g, a]) => g.replace('%', a))),
+      fc.noBias(fc.constantFrom(...QUANTIFIERS)),
+    )
+    .map(([a, q]) => (/^(\^|\$|\\[bBAz]|\(\?-u:\\[bB]\))$/.test(a) && q !== '' ? `(?:${a})${q}` : a + q)),
+})).alt;
+
+const line = fc.array(fc.constantFrom(...'aAbBδΔé1٣_ -.*[]{}#&~kKKsSſ\t'), { maxLength: 8 }).map((cs) => cs.join(''));
+
+describe.runIf(HAVE_RG)('rg dialect: random patterns select the lines rg selects', () => {
+  it('over random lines, with and without -i', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lw-dialect-'));
+    const file = path.join(dir, 'lines.txt');
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...PREFIXES), rgPattern, fc.array(line, { minLength: 1, maxLength: 12 }), fc.boolean(), async (prefix, body, lines, ic) => {
+          const pattern = prefix + body;
+          fs.writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
+          const r = spawnSync('rg', ['-n', '--no-heading', '--no-config', ...(ic ? ['-i'] : []), '--', pattern, file], { encoding: 'utf8' });
+          const ours = await selected([pattern], { ignoreCase: ic }, lines).catch((e: unknown) => (e as Error).message);
+          // both refuse (a comment under (?x) that swallows a parenthesis), or both select the same lines
+          if (r.status === 2) expect(ours).toMatch(/^invalid pattern/);
+          else expect(ours).toEqual(r.stdout.split('\n').filter(Boolean).map((l) => Number(l.split(':')[0])));
+        }),
+        { numRuns: 200 },
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 240_000); // one rg process per run, on a shared machine
+});

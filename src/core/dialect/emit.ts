@@ -29,6 +29,8 @@ export function emit(node: Node, expandFold: boolean, globalFold: boolean): Emit
 
 class Emitter {
   needsV = false;
+  /** the class being written is under (?-u): folding is ASCII's */
+  private asciiFold = false;
 
   constructor(
     private readonly expandFold: boolean,
@@ -41,7 +43,7 @@ class Emitter {
         return '';
       case 'lit': {
         if (this.expandFold && n.i) {
-          const vs = variants(n.cp);
+          const vs = n.u ? variants(n.cp) : asciiVariants(n.cp);
           if (vs.length > 1) return `[${vs.map(classChar).join('')}]`;
         }
         return literal(n.cp);
@@ -50,6 +52,7 @@ class Emitter {
         return n.crlf ? '[^\\n\\r]' : '.';
       case 'class':
         // Under the `i` flag a complement is folded first (rg folds, then negates; the flag would fold the complement)
+        this.asciiFold = !n.u;
         return this.classSource(this.evalClass(n.e, n.i && (this.expandFold || (this.globalFold && complements(n.e)))));
       case 'assert':
         return this.assertion(n.kind, n.u);
@@ -98,7 +101,8 @@ class Emitter {
     switch (e.k) {
       case 'ranges': {
         const r = normalize(e.r);
-        return { ranges: fold ? normalize([...r, ...foldExtras((cp) => inRanges(r, cp))]) : r, props: [], neg: false };
+        const extras = this.asciiFold ? asciiExtras(r) : foldExtras((cp) => inRanges(r, cp));
+        return { ranges: fold ? normalize([...r, ...extras]) : r, props: [], neg: false };
       }
       case 'prop': {
         if (e.neg && fold) return this.complement(this.evalClass({ ...e, neg: false }, true));
@@ -187,6 +191,22 @@ function complements(e: ClassExpr): boolean {
     default:
       return e.k !== 'and' || complements(e.a) || complements(e.b);
   }
+}
+
+/** ASCII case folding, as rg's under (?-u): a-z and A-Z only. */
+function asciiVariants(cp: number): number[] {
+  if (cp >= 0x41 && cp <= 0x5a) return [cp, cp + 0x20];
+  if (cp >= 0x61 && cp <= 0x7a) return [cp, cp - 0x20];
+  return [cp];
+}
+
+function asciiExtras(r: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  for (let cp = 0x41; cp <= 0x7a; cp++) {
+    const v = asciiVariants(cp);
+    if (v.length > 1 && !inRanges(r, cp) && inRanges(r, v[1]!)) out.push([cp, cp]);
+  }
+  return out;
 }
 
 function isAtom(n: Node): boolean {

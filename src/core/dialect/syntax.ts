@@ -21,10 +21,11 @@ export type AssertKind = 'start' | 'end' | 'word' | 'not-word' | 'word-start' | 
 
 export type Node =
   | { t: 'empty' }
-  | { t: 'lit'; cp: number; i: boolean }
+  /** `i`: folds case; `u`: Unicode mode (under (?-u) folding is ASCII's only) */
+  | { t: 'lit'; cp: number; i: boolean; u: boolean }
   /** `.`; `crlf`: (?R) without (?s), where `.` does not match "\r" either */
   | { t: 'dot'; crlf: boolean }
-  | { t: 'class'; e: ClassExpr; i: boolean }
+  | { t: 'class'; e: ClassExpr; i: boolean; u: boolean }
   | { t: 'assert'; kind: AssertKind; u: boolean }
   | { t: 'group'; name: string | undefined; capture: boolean; body: Node }
   | { t: 'repeat'; min: number; max: number; greedy: boolean; body: Node }
@@ -217,15 +218,19 @@ class Parser {
   }
 
   private literal(cp: number, flags: Flags): Node {
-    if (flags.i && foldable(cp)) this.anyFold = true;
-    else if (foldable(cp)) this.anyExact = true;
-    return { t: 'lit', cp, i: flags.i };
+    if (foldable(cp)) this.cased(flags);
+    return { t: 'lit', cp, i: flags.i, u: flags.u };
   }
 
   private klass(e: ClassExpr, flags: Flags): Node {
+    this.cased(flags);
+    return { t: 'class', e, i: flags.i, u: flags.u };
+  }
+
+  /** Notes a part whose case matters; ASCII folding under (?-u) cannot be the `i` flag's, so it is written out too. */
+  private cased(flags: Flags): void {
     if (flags.i) this.anyFold = true;
-    else this.anyExact = true;
-    return { t: 'class', e, i: flags.i };
+    if (!flags.i || !flags.u) this.anyExact = true;
   }
 
   private group(flags: Flags, depth: number): Node | undefined {
