@@ -32,6 +32,7 @@ export interface GrepArgs {
   pattern: string;
   paths?: string[];
   fixed_strings?: boolean;
+  perl_regexp?: boolean;
   ignore_case?: boolean;
   word?: boolean;
   context?: number;
@@ -162,6 +163,7 @@ async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal 
   if (searched.length > 0) {
     summary = await grepTo(reporter, a.pattern, searched.map((t) => t.display), {
       fixedStrings: a.fixed_strings,
+      perlRegexp: a.perl_regexp,
       ignoreCase: a.ignore_case,
       wordRegexp: a.word,
       context: a.context,
@@ -201,7 +203,7 @@ async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal 
 }
 
 /** What decides whether a line is selected: a search that found none in a file finds none again there. */
-const searchKey = (a: GrepArgs) => JSON.stringify([a.pattern, a.fixed_strings === true, a.ignore_case === true, a.word === true, a.encoding ?? null]);
+const searchKey = (a: GrepArgs) => JSON.stringify([a.pattern, a.fixed_strings === true, a.perl_regexp === true, a.ignore_case === true, a.word === true, a.encoding ?? null]);
 
 /**
  * The files a grep of `paths` searches, as the CLI lists them (engine/grep-inputs.ts): named files

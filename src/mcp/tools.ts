@@ -60,11 +60,12 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'grep',
     title: 'Search files',
-    description: `Search files and directory trees for lines matching a JavaScript regular expression (Unicode mode), matched against each line without its terminator ($ matches before "\\r\\n"). Directories are searched recursively, skipping what .gitignore ignores, hidden and binary files, as rg does; no paths: the first root. ${ROWS} Matching rows feed replace_rows unchanged but for their text. The rows are capped (max_rows, max_bytes): a footer then says "Run the same command with --after PATH:LINE to go on": call grep again with the same arguments and after: "PATH:LINE". ${LOOP} ${PATH}`,
+    description: `Search files and directory trees for lines matching a pattern in rg's regex dialect (a JavaScript regular expression with perl_regexp), matched against each line without its terminator ($ matches before "\\r\\n"). Directories are searched recursively, skipping what .gitignore ignores, hidden and binary files, as rg does; no paths: the first root. ${ROWS} Matching rows feed replace_rows unchanged but for their text. The rows are capped (max_rows, max_bytes): a footer then says "Run the same command with --after PATH:LINE to go on": call grep again with the same arguments and after: "PATH:LINE". ${LOOP} ${PATH}`,
     params: {
-      pattern: { type: 'string', required: true, description: 'a JavaScript regular expression (or a literal string with fixed_strings)' },
+      pattern: { type: 'string', required: true, description: "a regular expression in rg's dialect (POSIX classes, (?i), \\b Unicode-aware; a literal string with fixed_strings, a JavaScript regex with lookaround and back references with perl_regexp)" },
       paths: { type: 'strings', description: 'files or directories to search (default: the first root)' },
       fixed_strings: { type: 'boolean', description: 'the pattern is a literal string, not a regular expression' },
+      perl_regexp: { type: 'boolean', description: "the pattern is a JavaScript regular expression (lookaround, back references) instead of rg's dialect" },
       ignore_case: { type: 'boolean', description: 'match case-insensitively' },
       word: { type: 'boolean', description: 'match whole words only' },
       context: { type: 'integer', min: 0, description: 'lines of context before and after each match (groups apart by "--")' },

@@ -34,7 +34,7 @@ export const TOOLS: readonly ToolSpec[] = [
     command: 'grep',
     description:
       'Search files and directory trees (recursively, skipping what .gitignore ignores, hidden and binary files, as rg does; no paths: the first root) for lines matching a pattern in rg\'s syntax, matched against each line without its terminator. Rows feed replace_rows unchanged but for their text.',
-    takes: ['pattern!', 'paths', 'fixedStrings', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding'],
+    takes: ['pattern!', 'paths', 'fixedStrings', 'perlRegexp', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding'],
     own: [{ key: 'skipped', kind: 'boolean', mcp: 'skipped', help: 'list the files not searched (binary, unreadable) instead of one line counting them' }],
     writes: false,
     defaults: { maxRows: SERVER_BOUNDS.grepRows, maxBytes: SERVER_BOUNDS.maxBytes },
