@@ -44,6 +44,8 @@ interface Flags {
   R: boolean;
 }
 
+/** rg's limit on nested groups and classes. */
+const NEST_LIMIT = 250;
 const PCRE = 'use -P for the JavaScript (PCRE-like) dialect';
 /** Characters with a meaning in rg's syntax: escaping one is always allowed. */
 const META = new Set('\\.+*?()|[]{}^$#&-~');
@@ -76,6 +78,8 @@ class Parser {
   private pos = 0;
   private readonly cps: number[];
   private names = new Set<string>();
+  /** groups and classes open around the position: rg refuses more than NEST_LIMIT (and recursion stays bounded) */
+  private nest = 0;
   private anyFold = false;
   private anyExact = false;
 
@@ -291,7 +295,9 @@ class Parser {
   }
 
   private groupBody(flags: Flags, depth: number): Node {
+    this.enter();
     const body = this.alternation(flags, depth + 1);
+    this.nest--;
     if (this.peek() !== ')') throw new DialectError('unclosed group: a "(" without its ")" (escape it as \\( for a literal parenthesis)');
     this.pos++;
     return body;
@@ -419,6 +425,10 @@ class Parser {
     throw new DialectError(`unknown escape "\\${c}": rg's dialect does not have it; write \\\\ for a backslash, or ${PCRE}`);
   }
 
+  private enter(): void {
+    if (++this.nest > NEST_LIMIT) throw new DialectError(`groups and classes nested more than ${NEST_LIMIT} deep, rg's limit: flatten the pattern`);
+  }
+
   // ---- classes ----
 
   private classNode(flags: Flags): Node {
@@ -429,6 +439,7 @@ class Parser {
   /** After a `[`: the class up to its `]`, negation applied last. */
   private classBody(flags: Flags): ClassExpr {
     const open = this.pos - 1;
+    this.enter();
     let neg = false;
     if (this.peek() === '^') {
       this.pos++;
@@ -462,6 +473,7 @@ class Parser {
       items.push(this.classItem(flags));
     }
     close();
+    this.nest--;
     return neg ? negate(expr!) : expr!;
   }
 
