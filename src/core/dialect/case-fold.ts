@@ -30,13 +30,16 @@ function table(): Map<number, number[]> {
     const cp = s.codePointAt(0)!;
     return String.fromCodePoint(cp) === s ? cp : undefined;
   };
-  // Candidates from the case mappings, each pair confirmed by the engine's own folding.
-  for (let cp = 0; cp < 0x20000; cp++) {
-    if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    const s = String.fromCodePoint(cp);
+  // Candidates from the case mappings of the characters that have one (found by one scan of a
+  // string of every code point), each pair confirmed by the engine's own folding: a back
+  // reference under the `i` flag compares characters as folded.
+  const same = /^(.)\1$/isu;
+  for (const m of everyCodePoint().matchAll(/\p{Changes_When_Casemapped}/gu)) {
+    const s = m[0];
+    const cp = s.codePointAt(0)!;
     for (const other of [single(s.toLowerCase()), single(s.toUpperCase())]) {
       if (other === undefined || other === cp) continue;
-      if (new RegExp(`^\\u{${cp.toString(16)}}$`, 'iu').test(String.fromCodePoint(other))) union(cp, other);
+      if (same.test(s + String.fromCodePoint(other))) union(cp, other);
     }
   }
   const groups = new Map<number, number[]>();
@@ -53,6 +56,18 @@ function table(): Map<number, number[]> {
     for (const cp of g) orbits.set(cp, g);
   }
   return orbits;
+}
+
+/** U+0000 to U+1FFFF (where every cased character is) in one string, surrogates as U+0000. */
+function everyCodePoint(): string {
+  const u = new Uint16Array(0x10000 * 3);
+  let j = 0;
+  for (let cp = 0; cp < 0x10000; cp++) u[j++] = cp >= 0xd800 && cp <= 0xdfff ? 0 : cp;
+  for (let v = 0; v < 0x10000; v++) {
+    u[j++] = 0xd800 + (v >> 10);
+    u[j++] = 0xdc00 + (v & 0x3ff);
+  }
+  return new TextDecoder('utf-16le').decode(u);
 }
 
 /** Every character equivalent to `cp` under case folding, `cp` first. */

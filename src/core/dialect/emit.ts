@@ -101,8 +101,9 @@ class Emitter {
     switch (e.k) {
       case 'ranges': {
         const r = normalize(e.r);
+        if (!fold) return { ranges: r, props: [], neg: false };
         const extras = this.asciiFold ? asciiExtras(r) : foldExtras((cp) => inRanges(r, cp));
-        return { ranges: fold ? normalize([...r, ...extras]) : r, props: [], neg: false };
+        return { ranges: normalize([...r, ...extras]), props: [], neg: false };
       }
       case 'prop': {
         if (e.neg && fold) return this.complement(this.evalClass({ ...e, neg: false }, true));
