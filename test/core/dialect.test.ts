@@ -276,6 +276,14 @@ const REFUSALS: Array<[string, string, string, boolean?]> = [
   ['\\b{word}', '\\b{word', '\\b{start}'],
   ['[\\b]', '\\b', 'outside the [...]'],
   ['a\\', 'ends the pattern', '\\\\'],
+  ['(?P>n)', '(?P>', '-P'],
+  ['(?Px)', '(?Px', '(?P<name>'],
+  ['(?P<abc', 'unclosed group name', '(?<name>'],
+  ['(?i-s-m)', 'two "-"', '(?i-s-m'],
+  ['(?i)*', '"*" repeats nothing', '\\*'],
+  ['\\p', '"\\p" ends the pattern', '\\pL'],
+  ['\\x{zz}', '\\x{zz}', '\\x{1F600}'],
+  [`${'('.repeat(251)}x${')'.repeat(251)}`, 'nested more than 250 deep', 'flatten'],
 ];
 
 describe('rg dialect: refusals name the construct and the fix', () => {
