@@ -4,8 +4,6 @@
 
 /** Option (as typed, before any `=` or attached value) -> what to say after "unknown option". */
 const GREP_FOREIGN: Record<string, string> = {
-  '-P': 'patterns are JavaScript regular expressions already (lookarounds, \\d, named groups): drop -P',
-  '--perl-regexp': 'patterns are JavaScript regular expressions already (lookarounds, \\d, named groups): drop it',
   '-z': 'lines end in \\n here, never in NUL; for NUL-ended file names use -l -0',
   '--null-data': 'lines end in \\n here, never in NUL; for NUL-ended file names use -l -0',
   '-U': 'a pattern sees one line at a time; to change a text that spans lines, use replace FILE --old',

@@ -14,7 +14,7 @@ import type { Context } from './context.js';
 import { cliWords } from '../surface/words.js';
 
 /** The flags as commander parses them: those the engine takes as they are, by its own names. */
-type EngineFlags = 'ignoreCase' | 'fixedStrings' | 'wordRegexp' | 'lineRegexp' | 'invertMatch' | 'maxCount' | 'afterContext' | 'beforeContext' | 'context';
+type EngineFlags = 'ignoreCase' | 'fixedStrings' | 'perlRegexp' | 'wordRegexp' | 'lineRegexp' | 'invertMatch' | 'maxCount' | 'afterContext' | 'beforeContext' | 'context';
 
 export interface GrepArgs extends Pick<GrepOptions, EngineFlags> {
   regexp?: string[];
@@ -71,6 +71,8 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
   const summary = await grepTo(reporter, patterns, paths, {
     ignoreCase: o.ignoreCase,
     fixedStrings: o.fixedStrings && !never,
+    // an empty -f file's pattern that matches nothing is JavaScript's (?!)
+    perlRegexp: o.perlRegexp === true || never,
     wordRegexp: o.wordRegexp,
     lineRegexp: o.lineRegexp,
     invertMatch: o.invertMatch,

@@ -1,14 +1,17 @@
 // grep's patterns: compiled into one JavaScript RegExp (Unicode mode), plus the literal bytes
 // every match must contain, so a searcher can rule lines out with Buffer.indexOf before decoding
-// (what a pattern requires is worked out in pattern-analysis.ts and regex-analysis.ts).
+// (what a pattern requires is worked out in pattern-analysis.ts and regex-analysis.ts). Patterns
+// are rg's dialect by default (translated in dialect/), JavaScript's own under -P, text under -F.
 
 import { clipped, LinewiseError, quoted } from './errors.js';
 import { analyseText } from './pattern-analysis.js';
 
-/** How the patterns are read (grep's -i, -F, -w, -x). */
+/** How the patterns are read (grep's -i, -F, -P, -w, -x). */
 export interface PatternOptions {
   ignoreCase?: boolean;
   fixed?: boolean;
+  /** -P: JavaScript's own regex syntax (lookaround, back references); else rg's dialect */
+  perl?: boolean;
   word?: boolean;
   /** the pattern must match the whole line (-x): wins over `word` */
   line?: boolean;
@@ -16,7 +19,7 @@ export interface PatternOptions {
 
 /** The patterns, ready to match one line's text (the line without its terminator). */
 export interface CompiledPattern {
-  /** tests a line's text; flags `su` (+`i`): `.` matches a lone "\r", `^`/`$` the text's ends */
+  /** tests a line's text; flags `su` or `sv` (+`i`): `.` matches a lone "\r", `^`/`$` the text's ends */
   regex: RegExp;
   /** the same with `g`, to list every match in a line (color, --json) */
   all: RegExp;
@@ -55,43 +58,61 @@ export interface CompiledPattern {
 /** Characters with a meaning in a Unicode-mode pattern: escaped for -F. */
 const SYNTAX = /[\\^$.*+?()[\]{}|]/g;
 
-/** Letters, digits and underscore, Unicode-wide: what -w calls a word character. */
-const WORD = '[\\p{L}\\p{N}\\p{M}_]';
+/** rg's word character (its Unicode \\w): what -w looks for around a match. */
+const WORD = '[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]';
 
 /**
  * Compiles grep's patterns. Each pattern may hold several, one per line (as in grep); a line
  * matches when any of them matches. Rejects with a LinewiseError (`bad-pattern`) naming the
- * pattern when one is not a valid JavaScript regular expression.
+ * pattern and the construct when one is not valid in its dialect: rg's (the default, translated
+ * by dialect/translate.ts), JavaScript's (-P), or none (-F).
  *
- * Async because a regex is analysed over a parser's AST, and the parser is loaded with import()
- * only then: -F patterns and regexes without syntax (a plain word) never load it.
+ * Async because a regex is translated and analysed over parsed trees, and those modules are
+ * loaded with import() only then: -F patterns and plain words never load them.
  */
 export async function compilePatterns(patterns: readonly string[], o: PatternOptions = {}): Promise<CompiledPattern> {
   const list = patterns.flatMap((p) => p.split('\n'));
-  const sources: string[] = [];
-  for (const p of list) {
-    const source = o.fixed ? p.replace(SYNTAX, '\\$&') : p;
+  const plain = (p: string) => o.fixed === true || p.search(SYNTAX) === -1;
+  let sources: string[];
+  let unicode: 'u' | 'v' = 'u';
+  let ic = o.ignoreCase === true;
+  if (o.fixed === true) sources = list.map((p) => p.replace(SYNTAX, '\\$&'));
+  else if (o.perl === true || list.every(plain)) sources = list;
+  else {
+    const { translate, DialectError } = await import('./dialect/translate.js');
     try {
-      new RegExp(source, 'su');
+      const t = translate(list, ic);
+      sources = t.sources;
+      unicode = t.unicodeFlag;
+      ic = t.ignoreCase;
+    } catch (e) {
+      if (!(e instanceof DialectError)) throw e;
+      const p = (e as { pattern?: string }).pattern ?? list.join('\n');
+      throw new LinewiseError('bad-pattern', `invalid pattern ${quoted(p)}: ${e.message}`);
+    }
+  }
+  for (let k = 0; k < list.length; k++) {
+    try {
+      new RegExp(sources[k]!, `s${unicode}`);
     } catch (e) {
       // V8's message repeats the whole pattern ("Invalid regular expression: /.../su: why"): keep the why.
       const reason = String((e as Error).message).replace(/^Invalid regular expression: \/[^]*\/[a-z]*: /, '');
-      throw new LinewiseError('bad-pattern', `invalid pattern ${quoted(p)}: ${clipped(reason, 120)}`);
+      const dialect = o.perl === true ? ' (-P: JavaScript regex syntax)' : o.fixed === true ? '' : ' (in rg\'s dialect; -F for a literal text)';
+      throw new LinewiseError('bad-pattern', `invalid pattern ${quoted(list[k]!)}${dialect}: ${clipped(reason, 120)}`);
     }
-    sources.push(source);
   }
-  const ic = o.ignoreCase === true;
-  const plain = (p: string) => o.fixed === true || p.search(SYNTAX) === -1;
-  const regex = list.every(plain) ? undefined : await import('./regex-analysis.js');
+  // A plain pattern is its own source unless its folding was written out (-i beside (?-i)).
+  const asText = (k: number) => plain(list[k]!) && (o.fixed === true || sources[k] === list[k]);
+  const regex = list.every((_, k) => asText(k)) ? undefined : await import('./regex-analysis.js');
   const factors: string[][] = [];
-  const analyses = list.map((p) => (plain(p) ? analyseText(p, ic, factors) : regex!.analyseRegex(p, ic, factors)));
+  const analyses = list.map((p, k) => (asText(k) ? analyseText(p, ic, factors) : regex!.analyseRegex(sources[k]!, ic, factors, unicode === 'v')));
 
   let body = sources.length === 1 ? sources[0]! : sources.map((s) => `(?:${s})`).join('|');
   if (o.line) body = `^(?:${body})$`;
   else if (o.word) body = `(?<!${WORD})(?:${body})(?!${WORD})`;
-  const flags = ic ? 'isu' : 'su';
+  const flags = `${ic ? 'i' : ''}s${unicode}`;
   const compiled = { regex: new RegExp(body, flags), all: new RegExp(body, `g${flags}`) };
-  const block = analyses.every((a) => a.blockSafe) ? new RegExp(body, ic ? 'gimu' : 'gmu') : undefined;
+  const block = analyses.every((a) => a.blockSafe) ? new RegExp(body, `g${ic ? 'i' : ''}m${unicode}`) : undefined;
   const blockAnyBytes = block !== undefined && !ic && !o.word && !o.line && analyses.every((a) => a.asciiOnly);
   const noLiterals = { literals: undefined, literalsFoldCase: false, pureLiteral: false };
 

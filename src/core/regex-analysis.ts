@@ -23,15 +23,15 @@ const parser = new RegExpParser({ ecmaVersion: 2025 });
 type CharMatcher = AST.Character | AST.CharacterClass | AST.CharacterSet;
 
 /**
- * Analyses `source`, which `new RegExp(source, 'su')` accepted, as it is compiled (flags `su`,
- * `isu` under -i). A pattern the parser refuses gets the analysis that assumes nothing; a group
+ * Analyses `source`, which `new RegExp(source, 'su')` accepted (`sv` with `unicodeSets`), as it
+ * is compiled (flags `su`, `isu` under -i; `v` for `u` with `unicodeSets`). A pattern the parser refuses gets the analysis that assumes nothing; a group
  * with modifiers (`(?i:...)`, which change flags inside it) requires no literal and makes the
  * pattern neither block-safe nor ASCII-only.
  */
-export function analyseRegex(source: string, ignoreCase: boolean, factors?: string[][]): PatternAnalysis {
+export function analyseRegex(source: string, ignoreCase: boolean, factors?: string[][], unicodeSets = false): PatternAnalysis {
   let ast: AST.Pattern;
   try {
-    ast = parser.parsePattern(source, 0, source.length, { unicode: true });
+    ast = parser.parsePattern(source, 0, source.length, unicodeSets ? { unicodeSets: true } : { unicode: true });
   } catch {
     factors?.push([]);
     return UNKNOWN;
@@ -46,7 +46,7 @@ export function analyseRegex(source: string, ignoreCase: boolean, factors?: stri
   });
   return {
     branches,
-    blockSafe: understood && matchers.every((m) => !matchesLineEnd(m, ignoreCase)),
+    blockSafe: understood && matchers.every((m) => !matchesLineEnd(m, ignoreCase, unicodeSets)),
     asciiOnly: understood && matchers.every(asciiMatcher),
   };
 }
@@ -138,9 +138,9 @@ function collectMatchers(node: AST.Node, out: CharMatcher[]): boolean {
  * Can this matcher match a "\n" or a "\r", with the flags of the block RegExp (no `s`, so `.`
  * cannot)? A class or set is asked by compiling it alone: exact, `\p{...}` and -i included.
  */
-function matchesLineEnd(m: CharMatcher, ic: boolean): boolean {
+function matchesLineEnd(m: CharMatcher, ic: boolean, unicodeSets: boolean): boolean {
   if (m.type === 'Character') return m.value === 0x0a || m.value === 0x0d;
-  const re = new RegExp(m.raw, ic ? 'iu' : 'u');
+  const re = new RegExp(m.raw, `${ic ? 'i' : ''}${unicodeSets ? 'v' : 'u'}`);
   return re.test('\n') || re.test('\r');
 }
 

@@ -16,6 +16,8 @@ export interface GrepOptions extends ReadOptions {
   ignoreCase?: boolean;
   /** the patterns are literal strings, not regular expressions (`-F`) */
   fixedStrings?: boolean;
+  /** -P: patterns are JavaScript regular expressions (lookaround, back references), not rg's dialect */
+  perlRegexp?: boolean;
   /** match whole words only (`-w`) */
   wordRegexp?: boolean;
   /** the pattern must match the whole line (`-x`) */

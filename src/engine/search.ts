@@ -42,6 +42,8 @@ export async function grepTo(reporter: GrepReporter, patterns: string | readonly
   const patternOptions = {
     ignoreCase: v.optionalBoolean(o.ignoreCase, 'ignoreCase'),
     fixed: v.optionalBoolean(o.fixedStrings, 'fixedStrings'),
+    // --files searches nothing: its stand-in pattern is JavaScript's (?!)
+    perl: listing || v.optionalBoolean(o.perlRegexp, 'perlRegexp'),
     word: v.optionalBoolean(o.wordRegexp, 'wordRegexp'),
     line: v.optionalBoolean(o.lineRegexp, 'lineRegexp'),
   };

@@ -34,6 +34,7 @@ export interface GrepArgs {
   pattern?: string;
   paths?: string[];
   fixedStrings?: boolean;
+  perlRegexp?: boolean;
   ignoreCase?: boolean;
   wordRegexp?: boolean;
   lineRegexp?: boolean;
@@ -287,6 +288,7 @@ async function search(a: GrepArgs, paths: string[], items: GrepItem[], multi: bo
   const files = { open: (abs: string, name: string) => warm.files.open(abs, name, (key) => opened.set(abs, key)) };
   const summary: GrepSummary = await grepTo(reporter, a.pattern ?? [], paths, {
     fixedStrings: a.fixedStrings,
+    perlRegexp: a.perlRegexp,
     ignoreCase: a.ignoreCase,
     wordRegexp: a.wordRegexp,
     lineRegexp: a.lineRegexp,
@@ -346,4 +348,4 @@ function passedOver(out: ToolOutput, passed: ToolReporter['passed'], list: boole
 }
 
 /** What decides whether a line is selected: a search that found none in a file finds none again there. */
-const searchKey = (a: GrepArgs) => JSON.stringify([a.pattern, a.fixedStrings === true, a.ignoreCase === true, a.wordRegexp === true, a.lineRegexp === true, a.invertMatch === true, a.encoding ?? null]);
+const searchKey = (a: GrepArgs) => JSON.stringify([a.pattern, a.fixedStrings === true, a.perlRegexp === true, a.ignoreCase === true, a.wordRegexp === true, a.lineRegexp === true, a.invertMatch === true, a.encoding ?? null]);

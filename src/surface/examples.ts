@@ -144,6 +144,8 @@ Examples:
   $ linewise grep -c ERROR '*.log'          a glob (quoted), counts per file (-c -l: only files with some)
   $ linewise grep -i 'error' -m 5 app.log   case-insensitive, at most 5 rows
   $ linewise grep -v '^#' config.ini        the lines that do not match
+  $ linewise grep '^[[:space:]]*(?i)todo\\b' src   rg's dialect: POSIX classes, inline flags, Unicode \\b
+  $ linewise grep -P '(?<=return )\\w+' src  -P: JavaScript regexps, lookaround and back references
   $ linewise grep -B 2 -A 1 panic src       2 lines before and 1 after, groups split by "--"
   $ linewise grep -l -0 TODO src | xargs -0 wc -l   file names, NUL-terminated
   $ linewise grep --files-without-match LICENSE src   names of files with no match

@@ -35,7 +35,7 @@ export const TOOLS: readonly ToolSpec[] = [
     command: 'grep',
     description:
       "Search files, globs and trees (skipping what .gitignore ignores, hidden and binary files, as rg) for lines matching a pattern in rg's syntax, matched without the line's terminator. Rows feed replace_rows.",
-    takes: ['pattern!', 'paths', 'fixedStrings', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding', 'skipped'],
+    takes: ['pattern!', 'paths', 'fixedStrings', 'perlRegexp', 'ignoreCase', 'wordRegexp', 'lineRegexp', 'invertMatch', 'context', 'maxCount', 'glob', 'hidden', 'noIgnore', 'filesWithMatches', 'count', 'onlyMatching', 'replace', 'maxRows', 'maxBytes', 'after', 'anchor', 'encoding', 'skipped'],
     writes: false,
     defaults: { maxRows: SERVER_BOUNDS.grepRows, maxBytes: SERVER_BOUNDS.maxBytes },
   },

@@ -31,7 +31,18 @@ describe('grep: matching', () => {
     const r = await run(['grep', '(', fixture('crlf.txt')]);
     expect(r.status).toBe(2);
     expect(r.stdout.length).toBe(0);
-    expect(r.stderr).toBe('linewise: invalid pattern "(": Unterminated group\n');
+    expect(r.stderr).toBe('linewise: invalid pattern "(": unclosed group: a "(" without its ")" (escape it as \\( for a literal parenthesis)\n');
+  });
+
+  it("patterns are rg's dialect; -P takes JavaScript's (lookaround), and the default refuses it naming -P", async () => {
+    const rg = await run(['grep', '(?i)ALPHA|[[:digit:]]', fixture('crlf.txt')]);
+    expect(esc(rg.stdout)).toBe('1\\talpha\\r\\n');
+    const refused = await run(['grep', '(?<=al)pha', fixture('crlf.txt')]);
+    expect([refused.status, refused.stderr]).toEqual([2, 'linewise: invalid pattern "(?<=al)pha": look-around (?<=...) is not in rg\'s dialect: use -P for the JavaScript (PCRE-like) dialect\n']);
+    const perl = await run(['grep', '-P', '(?<=al)pha', fixture('crlf.txt')]);
+    expect([perl.status, esc(perl.stdout)]).toEqual([0, '1\\talpha\\r\\n']);
+    const both = await run(['grep', '-P', '-F', 'x', fixture('crlf.txt')]);
+    expect(both.status).toBe(2);
   });
 
   it('alpha\\r$ matches a last line that ends in a lone \\r (the \\r is text)', async () => {

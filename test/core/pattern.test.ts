@@ -35,7 +35,9 @@ describe('compilePatterns', () => {
     const e = await compilePatterns(['(']).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(LinewiseError);
     expect((e as LinewiseError).code).toBe('bad-pattern');
-    expect((e as LinewiseError).message).toBe('invalid pattern "(": Unterminated group');
+    expect((e as LinewiseError).message).toBe('invalid pattern "(": unclosed group: a "(" without its ")" (escape it as \\( for a literal parenthesis)');
+    const js = await compilePatterns(['('], { perl: true }).catch((x: unknown) => x);
+    expect((js as LinewiseError).message).toBe('invalid pattern "(" (-P: JavaScript regex syntax): Unterminated group');
   });
 
   it('several patterns (or lines of one) match when any matches', async () => {
@@ -98,9 +100,14 @@ describe('the block RegExp', () => {
     expect((await compilePatterns(['[0-9]{6}'], { word: true })).blockAnyBytes).toBe(false);
   });
 
-  it('a group with modifiers, where the runtime has them, requires nothing and is not run over blocks', async () => {
+  it("rg's (?i:...) is written out as classes: the rest stays a literal and the block form holds", async () => {
+    const c = await compilePatterns(['(?i:ab)cd']);
+    expect([c.literals?.map(String), c.block !== undefined, c.regex.test('ABcd'), c.regex.test('abCD')]).toEqual([['cd'], true, true, false]);
+  });
+
+  it('-P: a group with modifiers, where the runtime has them, requires nothing and is not run over blocks', async () => {
     // Node 24 accepts (?i:...); Node 20 does not. Either way nothing case-sensitive is required.
-    const p = await compilePatterns(['(?i:ab)cd']).catch((e: unknown) => e);
+    const p = await compilePatterns(['(?i:ab)cd'], { perl: true }).catch((e: unknown) => e);
     if (p instanceof LinewiseError) expect(p.code).toBe('bad-pattern');
     else {
       const c = p as Awaited<ReturnType<typeof compilePatterns>>;

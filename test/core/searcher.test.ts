@@ -16,14 +16,15 @@ async function search(input: Buffer, patterns: string[], po: PatternOptions, so:
     context: (n, b, s, e) => void events.push(`${n}-${esc(b.subarray(s, e))}`),
     gap: () => void events.push('--'),
   };
-  const searcher = new LineSearcher(await compilePatterns(patterns, po), sink, { maxLine: 1 << 20, ...so });
+  // JavaScript's syntax (-P): the sources come from a grammar of JavaScript regexes (regex-sources.ts)
+  const searcher = new LineSearcher(await compilePatterns(patterns, { perl: true, ...po }), sink, { maxLine: 1 << 20, ...so });
   new LineScanner(chunkedReader(input, sizes), bufferSize).scanBlocks(searcher.visitor);
   return events;
 }
 
 /** The obvious grep, line by line, as the reference. */
 async function reference(input: Buffer, patterns: string[], po: PatternOptions, so: SearchOptions): Promise<string[]> {
-  const re = (await compilePatterns(patterns, po)).regex;
+  const re = (await compilePatterns(patterns, { perl: true, ...po })).regex;
   const lines = referenceLines(input);
   const text = (l: Buffer) => l.toString('utf8', 0, l.length - (l.at(-1) === 10 ? (l.at(-2) === 13 ? 2 : 1) : 0));
   const selected: number[] = [];

@@ -29,7 +29,34 @@ describe('the built CLI: grep', () => {
     const none = linewise(['grep', 'nope', fixture('crlf.txt')]);
     expect([none.status, none.stdout.length]).toEqual([1, 0]);
     const bad = linewise(['grep', '(', fixture('crlf.txt')]);
-    expect([bad.status, bad.stderr]).toEqual([2, 'linewise: invalid pattern "(": Unterminated group\n']);
+    expect([bad.status, bad.stderr]).toEqual([2, 'linewise: invalid pattern "(": unclosed group: a "(" without its ")" (escape it as \\( for a literal parenthesis)\n']);
+  });
+
+  it("speaks rg's dialect: the issue's patterns on a C file, with -o, --replace ${name}, -w and --json", () => {
+    const c = path.join(fileURLToPath(new URL('../../fixtures/dialect/', import.meta.url)), 'wrapper.c');
+    const count = (args: string[]) => linewise(['grep', '-c', ...args, c]).stdout.toString();
+    expect(['^}$', '[[:space:]]*return', '(?i)STRBUF_ADDF', '[^]]+\\]', '(?P<n>strbuf)', '(?m)^int', '\\Astrbuf', '\\z', '\\d\\b'].map((p) => count(['-e', p]))).toEqual(
+      ['7\n', '8\n', '2\n', '1\n', '5\n', '4\n', '0\n', '76\n', '12\n'],
+    );
+    const o = linewise(['grep', '-o', '(?i:x)(?P<fn>[[:lower:]]+)\\(', c]).stdout.toString();
+    expect(o.split('\n').slice(0, 2)).toEqual(['24:7\txmalloc(', '38:7\txstrndup(']);
+    const r = linewise(['grep', '--replace', '${fn}_x', '\\bx(?P<fn>read|write)\\b', c]).stdout.toString();
+    expect(r.split('\n')[0]).toBe('44\tint read_x(int fd, void *buf, size_t len)');
+    const json = linewise(['grep', '--json', '-w', '\\p{Greek}+', c]).stdout.toString();
+    const match = json.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.type === 'match');
+    expect(match.data.submatches.map((s: { match: { text: string } }) => s.match.text)).toEqual(['αβγ', 'λόγος']);
+  });
+
+  it('-P takes lookaround and back references; the default dialect refuses them naming -P, with exit 2', () => {
+    const c = path.join(fileURLToPath(new URL('../../fixtures/dialect/', import.meta.url)), 'wrapper.c');
+    const look = linewise(['grep', '-P', '-c', '(?<=\\bx)read\\(', c]);
+    expect([look.status, look.stdout.toString()]).toEqual([0, '2\n']);
+    const back = linewise(['grep', '-P', '-o', 'st(r)buf_\\1ead', c]);
+    expect([back.status, back.stdout.toString()]).toEqual([0, '66:5\tstrbuf_read\n']);
+    const refused = linewise(['grep', '(?<=x)read', c]);
+    expect([refused.status, refused.stdout.length, refused.stderr]).toEqual([2, 0, 'linewise: invalid pattern "(?<=x)read": look-around (?<=...) is not in rg\'s dialect: use -P for the JavaScript (PCRE-like) dialect\n']);
+    const both = linewise(['grep', '-P', '-F', 'x', c]);
+    expect(both.status).toBe(2);
   });
 
   it('walks the current directory: .gitignore, hidden and binary files skipped, paths sorted', () => {

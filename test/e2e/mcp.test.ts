@@ -108,6 +108,20 @@ describe('linewise mcp: the tools', () => {
     expect(esc(rows)).toBe(esc(lines.map((l, i) => `${i + 1}\t${l}`).join('')));
   });
 
+  it("grep speaks rg's dialect, and JavaScript's with perl_regexp; a refusal names the construct (the same call twice: the warm cache keys on the dialect)", async () => {
+    const dir = fixtures();
+    const rg = await s.call('grep', { pattern: '(?i)ALPHA[[:space:]]*$', paths: [dir] });
+    expect(esc(rg.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', '(?i)ALPHA[[:space:]]*$', dir], root).stdout));
+    for (let k = 0; k < 2; k++) {
+      const refused = await s.call('grep', { pattern: '(?<=al)pha', paths: [dir] });
+      expect(refused.isError).toBe(true);
+      expect(refused.texts.join('')).toContain("look-around (?<=...) is not in rg's dialect");
+      const perl = await s.call('grep', { pattern: '(?<=al)pha', paths: [dir], perl_regexp: true });
+      expect([perl.isError, perl.status]).toEqual([false, 0]);
+      expect(esc(perl.texts[0]!)).toBe(esc(cli(['grep', '--max-rows', '200', '--max-bytes', '65536', '-P', '(?<=al)pha', dir], root).stdout));
+    }
+  });
+
   it('grep over a directory: the CLI\'s rows, and the positions of its --json matches; its footer and after go on', async () => {
     const dir = fixtures();
     const g = await s.call('grep', { pattern: 'a', paths: [dir] });

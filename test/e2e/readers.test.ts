@@ -185,7 +185,7 @@ describe('messages that teach', () => {
   const cases: [string, string][] = [
     ['$LW grep --max-rowz 3 a f.txt', "linewise: unknown option '--max-rowz' (did you mean --max-rows?)\n"],
     // a grep or rg option linewise does not take: the reason and what to type, in the same line
-    ['$LW grep -rnP x f.txt', "linewise: unknown option '-P': patterns are JavaScript regular expressions already (lookarounds, \\d, named groups): drop -P\n"],
+    ['$LW grep -rnz x f.txt', "linewise: unknown option '-z': lines end in \\n here, never in NUL; for NUL-ended file names use -l -0\n"],
     ['$LW grep --type=py x', "linewise: unknown option '--type=py': there are no file types: select files by glob, -g '*.py' (or --include '*.py')\n"],
     ['$LW grep -N x f.txt', "linewise: unknown option '-N': rows always carry line numbers, so that replace --rows can read them back\n"],
     ['$LW grep -U x f.txt', "linewise: unknown option '-U': a pattern sees one line at a time; to change a text that spans lines, use replace FILE --old\n"],

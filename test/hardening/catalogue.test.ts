@@ -135,7 +135,7 @@ describe('catalogue: arguments', () => {
   });
 
   it('a pattern that does not compile: exit 2', async () => {
-    await refused(['grep', '(', 'f'], { status: 2, message: 'invalid pattern "(": Unterminated group' });
+    await refused(['grep', '(', 'f'], { status: 2, message: 'invalid pattern "(": unclosed group: a "(" without its ")" (escape it as \\( for a literal parenthesis)' });
     await refused(['grep', '-e', 'a', '-e', '[', 'f'], { status: 2, message: /^invalid pattern "\[": / });
   });
 
