@@ -8,7 +8,7 @@ import { JsonRows, writeRecord } from '../format/json.js';
 import { pageFooterOf, pageRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
 import { cliWords } from '../surface/words.js';
-import type { Context, ReaderOptions } from './context.js';
+import { type Context, type ReaderOptions, rowGuard, writeGuard } from './context.js';
 
 export interface PageArgs extends ReaderOptions {
   offset: number;
@@ -21,7 +21,8 @@ export interface PageArgs extends ReaderOptions {
 
 export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   const anchor = args.anchor ? anchorOf : undefined;
-  const sink = args.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor);
+  const guard = rowGuard(ctx, args, file);
+  const sink = args.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor, guard);
   const r = pageTo(sink, file, {
     anchor: args.anchor === true,
     ...(args.last === undefined ? { offset: args.offset, limit: args.limit } : { last: args.last }),
@@ -35,6 +36,7 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   for (const note of r.notes) ctx.warn(note, r.path);
   if (args.json) writeRecord(ctx.out, pageRecord(r));
   else {
+    writeGuard(ctx, guard);
     const footer = pageFooterOf(r, args.encoding, cliWords('page'));
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }

@@ -9,7 +9,7 @@ import { JsonRows, writeRecord } from '../format/json.js';
 import { readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
 import { cliWords } from '../surface/words.js';
-import type { Context, ReaderOptions } from './context.js';
+import { type Context, type ReaderOptions, rowGuard, writeGuard } from './context.js';
 
 export interface ReadlinesArgs extends ReaderOptions {
   maxBytes?: number;
@@ -19,11 +19,13 @@ export function readlines(ctx: Context, file: string, startArg: string, endArg: 
   const start = lineArgument(file, startArg, 'START');
   const end = endArg === undefined ? undefined : lineArgument(file, endArg, 'END');
   const anchor = opts.anchor ? anchorOf : undefined;
-  const sink = opts.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor);
+  const guard = rowGuard(ctx, opts, file);
+  const sink = opts.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor, guard);
   const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, maxBytes: opts.maxBytes, cwd: ctx.io.cwd, stdin: ctx.io.stdin });
   for (const note of r.notes) ctx.warn(note, r.path);
   if (opts.json) writeRecord(ctx.out, readlinesRecord(r));
   else {
+    writeGuard(ctx, guard);
     const footer = readlinesFooterOf(r, end, opts.maxBytes, opts.encoding, cliWords('readlines'));
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }

@@ -7,6 +7,7 @@ import { LinewiseError } from './errors.js';
 import { needsQuoting, pathFromBytes, quoteRowPath, unquotePath } from './path-names.js';
 import { altPathRow, type AltReading, type Row, RowTable } from './row-table.js';
 import { CUT_MARK, NO_NEWLINE_MARK, parseLineField } from './row-fields.js';
+import { parseGuardLine } from './row-guard.js';
 
 export { CUT_MARK } from './row-fields.js';
 export type { AltReading, Row, RowSet } from './row-table.js';
@@ -67,6 +68,17 @@ export function parseRowTable(input: Buffer, source: string, options: ParseRowsO
       rows.setStrip(last, separatorLength(rows.row(last).bytes, input.subarray(at, end)));
       rows.gap();
       last = undefined;
+      at = end;
+      continue;
+    }
+    // A guard trailer (`\ read {...}`, core/row-guard.ts) guards the rows before it, back to the previous one.
+    const guard = text === undefined ? undefined : parseGuardLine(guardText(input.subarray(at, end)));
+    if (guard !== undefined) {
+      if ('bad' in guard) throw rowError(source, rowNumber, guard.bad);
+      rows.addGuard(guard);
+      last = undefined;
+      if (nul) skipped.push({ line: input.subarray(at, end) });
+      rows.gap();
       at = end;
       continue;
     }
@@ -147,6 +159,14 @@ function mayBeDecoration(first: number): boolean {
 function decorationText(b: Buffer): string {
   return b
     .toString('latin1')
+    .replace(/\r?\n$/, '')
+    .replace(/\x1b\[[0-9;]*m/g, '');
+}
+
+/** A trailer line's text: UTF-8 (its JSON may hold any character), without line ending and colour. */
+function guardText(b: Buffer): string {
+  return b
+    .toString('utf8')
     .replace(/\r?\n$/, '')
     .replace(/\x1b\[[0-9;]*m/g, '');
 }

@@ -171,10 +171,13 @@ export class Patcher {
   private agree(a: Expectation, b: Expectation): boolean {
     if (a.bytes !== undefined && b.bytes !== undefined) return bodyOf(a.bytes).equals(bodyOf(b.bytes));
     if (a.bytes !== undefined || b.bytes !== undefined) {
-      const [text, anchored] = a.bytes !== undefined ? [a, b] : [b, a];
-      return expectationHolds(anchored, bodyOf(text.bytes!), this.opts.anchorOf);
+      const [text, hashed] = a.bytes !== undefined ? [a, b] : [b, a];
+      return expectationHolds(hashed, bodyOf(text.bytes!), this.opts.anchorOf);
     }
-    return a.anchor!.startsWith(b.anchor!) || b.anchor!.startsWith(a.anchor!);
+    // a trailer's hash beside an anchor: no text to compare them by, so both are kept and checked
+    if (a.fnv !== undefined && b.fnv !== undefined && a.fnv !== b.fnv) return false;
+    if (a.anchor === undefined || b.anchor === undefined) return true;
+    return a.anchor.startsWith(b.anchor) || b.anchor.startsWith(a.anchor);
   }
 
   /** Takes one piece of the current line (`ends`: it completes the line, terminator included). */

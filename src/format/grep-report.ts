@@ -7,7 +7,7 @@ import { grepFooter } from './footer.js';
 import { JsonGrep } from './grep-json.js';
 import { printCount, printPath, TextGrep, type GrepPrinterOptions } from './grep-rows.js';
 import type { Printing } from './printing.js';
-import type { AnchorFn } from './rows.js';
+import type { AnchorFn, RowHasher } from './rows.js';
 import type { Words } from '../surface/words.js';
 
 /** How the rows are printed. */
@@ -22,6 +22,8 @@ export interface GrepPrintOptions {
   quietErrors?: boolean;
   /** how the footer says to go on: the CLI's words or a tool's */
   words: Words;
+  /** end the rows with a guard trailer (`--guard`; core/row-guard.ts) */
+  guard?: RowHasher;
 }
 
 /** Prints a grep run as the CLI does: rows, parts, counts, names or JSON; problems through `warn`. */
@@ -38,7 +40,8 @@ export class PrintingGrepReporter implements GrepReporter {
 
   begin({ withPath, ranges }: GrepSetup): void {
     const anchor = this.o.anchor;
-    this.printer = { withPath, nul: this.o.nul, rowStyle: this.p.rowStyle, noteStyle: this.p.noteStyle, ranges, ...(anchor ? { anchor } : {}) };
+    const guard = this.mode === 'lines' && !this.o.json ? this.o.guard : undefined;
+    this.printer = { withPath, nul: this.o.nul, rowStyle: this.p.rowStyle, noteStyle: this.p.noteStyle, ranges, ...(anchor ? { anchor } : {}), ...(guard ? { guard } : {}) };
     if (this.o.json) this.json = new JsonGrep(this.p.out, ranges, anchor);
     else if (this.mode === 'lines') this.text = new TextGrep(this.p.out, this.printer);
   }
@@ -105,6 +108,7 @@ export class PrintingGrepReporter implements GrepReporter {
       this.json.summary(errors, cutOff);
       return;
     }
+    this.printer?.guard?.writeTrailer(this.p.out);
     if (cutOff === undefined) return;
     const footer = grepFooter({ ...cutOff, fileRows: this.mode !== 'lines' }, this.o.words);
     // Under -0 the output is a NUL-separated list for xargs -0 and the like: the footer is a message.

@@ -6,7 +6,7 @@ import { pathToBytes, quotePath, quoteRowPath } from '../core/path-names.js';
 import type { MatchSink } from '../core/searcher.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
-import { type AnchorFn, anchorField, endRow } from './rows.js';
+import { type AnchorFn, anchorField, endRow, type RowHasher } from './rows.js';
 import type { Style } from './style.js';
 
 /** Byte ranges of the matches in a line, relative to its start (undefined: none to show). */
@@ -25,6 +25,8 @@ export interface GrepPrinterOptions {
   ranges?: RangesFn;
   /** print `n#anchor` (`--anchor`) */
   anchor?: AnchorFn;
+  /** hash each row's line as read for the guard trailer (`--guard`; core/row-guard.ts) */
+  guard?: RowHasher;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -38,7 +40,7 @@ export class TextGrep implements MatchSink {
   /** rows are undecorated: numbers and paths go out as bytes (Output.row) */
   private readonly plain: boolean;
   private printed = false;
-  /** under --replace with --anchor: the line as the file holds it, which the anchor is of */
+  /** under --replace: the line as the file holds it, which the anchor and the trailer's hash are of */
   private anchorSource: Buffer | undefined;
   private readonly open: Buffer;
   private readonly close: Buffer;
@@ -56,6 +58,7 @@ export class TextGrep implements MatchSink {
   file(path: string): void {
     // made at the file's first row: most files of a tree have none
     this.path = path;
+    if (this.o.guard) this.o.guard.path = path;
     this.prefix = this.o.withPath ? undefined : EMPTY;
   }
 
@@ -66,6 +69,7 @@ export class TextGrep implements MatchSink {
   /** The fast branch, when nothing is colored: the row goes straight into the output buffer. */
   private plainRow(line: number, buf: Buffer, start: number, end: number): boolean {
     if (!this.plain) return false;
+    this.guardRow(line, buf, start, end);
     this.printed = true;
     this.out.row(this.prefixBytes, line, buf, start, end);
     endRow(this.out, buf, start, end);
@@ -74,6 +78,7 @@ export class TextGrep implements MatchSink {
 
   match(line: number, buf: Buffer, start: number, end: number): void {
     if (this.plainRow(line, buf, start, end)) return;
+    this.guardRow(line, buf, start, end);
     this.head(line, buf, start, end);
     const ranges = this.open.length > 0 && this.o.ranges ? this.o.ranges(buf, start, end) : undefined;
     if (ranges === undefined || ranges.length === 0) this.out.bytes(buf, start, end);
@@ -105,9 +110,19 @@ export class TextGrep implements MatchSink {
 
   context(line: number, buf: Buffer, start: number, end: number): void {
     if (this.plainRow(line, buf, start, end)) return;
+    this.guardRow(line, buf, start, end);
     this.head(line, buf, start, end);
     this.out.bytes(buf, start, end);
     endRow(this.out, buf, start, end);
+  }
+
+  /** The row's line as the file holds it (under --replace, before the replacement) into the trailer's hashes. */
+  private guardRow(line: number, buf: Buffer, start: number, end: number): void {
+    const g = this.o.guard;
+    if (g === undefined) return;
+    const from = this.anchorSource;
+    if (from) g.line(line, from, 0, from.length);
+    else g.line(line, buf, start, end);
   }
 
   gap(): void {

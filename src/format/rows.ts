@@ -5,6 +5,7 @@ import { MAX_LINE_BYTES } from '../core/limits.js';
 import { joinPieces, type PieceVisitor } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
 import { ANCHOR_DIGITS, CUT_MARK, NO_NEWLINE_MARK } from '../core/row-fields.js';
+import { FNV_START, fnv1a, type GuardLog } from '../core/row-guard.js';
 import { LinewiseError } from '../core/errors.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
@@ -33,6 +34,38 @@ export function anchorField(anchor: AnchorFn, buf: Uint8Array, start: number, en
   return `#${anchor(body).slice(0, ANCHOR_DIGITS)}`;
 }
 
+/**
+ * Hashes each row's line as it is printed, for the guard trailer (core/row-guard.ts): the text
+ * without its terminator, piece by piece, so a line of any length needs no copy.
+ */
+export class RowHasher {
+  private h = FNV_START;
+
+  constructor(
+    readonly log: GuardLog,
+    /** the file the rows are of, as the trailer names it */
+    public path: string,
+  ) {}
+
+  /** A piece of line `line`; `ends`: it completes the line (terminator included, if any). */
+  piece(line: number, buf: Uint8Array, start: number, end: number, ends: boolean): void {
+    this.h = fnv1a(buf, start, ends ? end - terminatorLength(buf, start, end) : end, this.h);
+    if (!ends) return;
+    this.log.add(this.path, line, this.h);
+    this.h = FNV_START;
+  }
+
+  /** A whole line `[start, end)`, terminator included if any. */
+  line(line: number, buf: Uint8Array, start: number, end: number): void {
+    this.piece(line, buf, start, end, true);
+  }
+
+  /** Writes the trailer (nothing when no row was guarded). */
+  writeTrailer(out: Output): void {
+    for (const t of this.log.lines()) out.text(t);
+  }
+}
+
 /** Writes rows as text. Pieces of one row follow its `<n>\t` prefix directly. */
 export class TextRows implements RowSink {
   private inRow = false;
@@ -45,6 +78,8 @@ export class TextRows implements RowSink {
     private readonly style: Style,
     /** print `<n>#<anchor>` (`--anchor`) */
     private readonly anchor?: AnchorFn,
+    /** hash the rows for the guard trailer (`--guard`) */
+    readonly guard?: RowHasher,
   ) {
     if (anchor === undefined) return;
     this.joined = joinPieces(
@@ -66,6 +101,7 @@ export class TextRows implements RowSink {
     }
     if (!this.inRow) this.out.text(`${this.style.number(String(line))}\t`);
     this.out.bytes(buf, start, end);
+    this.guard?.piece(line, buf, start, end, ends);
     this.inRow = !ends;
     if (ends) endRow(this.out, buf, start, end);
   }

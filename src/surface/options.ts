@@ -24,6 +24,18 @@ export const EOL_CHOICES = ['auto', 'keep', 'lf', 'crlf'] as const;
 
 export const color: OptionSpec = { key: 'color', kind: 'choice', cli: '--color <when>', choices: COLORS, default: 'auto', help: 'color: auto (only on a terminal), always, never' };
 
+export const GUARDS = ['auto', 'always', 'never'] as const;
+
+/** The readers' guard trailer (core/row-guard.ts): on the command line only; a tool's rows are read by the agent. */
+export const guard: OptionSpec = {
+  key: 'guard',
+  kind: 'choice',
+  cli: '--guard <when>',
+  choices: GUARDS,
+  default: 'auto',
+  help: 'end the rows with a trailer line "\\ read {...}" holding a hash of each line read, so replace --rows writes only the rows you edited and refuses them if their lines changed since: auto (when stdout is not a terminal), always, never',
+};
+
 export const json: OptionSpec = { key: 'json', kind: 'boolean', cli: '--json', help: 'JSON Lines: a record per line, then a summary' };
 
 export const anchor: OptionSpec = {
