@@ -1,6 +1,8 @@
 // What every command is handed by the CLI: the process edges, buffered stdout, and the styles.
 
+import { LinewiseError } from '../core/errors.js';
 import { GuardLog, GUARD_MAX_ROWS } from '../core/row-guard.js';
+import { GUARDS } from '../surface/options.js';
 import type { Printing } from '../format/printing.js';
 import { RowHasher } from '../format/rows.js';
 import type { Io } from '../io/streams.js';
@@ -30,13 +32,14 @@ export interface ReaderOptions {
 
 /**
  * The hasher of the rows for their guard trailer (core/row-guard.ts), when the rows get one:
- * `--guard always`, or `auto` with stdout not a terminal (what a person reads is not fed back;
+ * `--guard always` (or LINEWISE_GUARD=always when --guard is not given), or `auto` with stdout not a terminal (what a person reads is not fed back;
  * what a pipe or a file gets may be). Never with --json (records, not rows) or --anchor (anchored
  * rows guard themselves).
  */
 export function rowGuard(ctx: Context, o: ReaderOptions, path: string): RowHasher | undefined {
   if (o.json || o.anchor) return undefined;
-  const mode = o.guard ?? 'auto';
+  const mode = o.guard ?? ctx.io.env.LINEWISE_GUARD ?? 'auto';
+  if (!(GUARDS as readonly string[]).includes(mode)) throw new LinewiseError('usage', `LINEWISE_GUARD must be ${GUARDS.join(', ')}, not ${JSON.stringify(mode)}`);
   if (mode === 'never' || (mode === 'auto' && ctx.io.stdout.isTTY)) return undefined;
   return new RowHasher(new GuardLog(), path);
 }

@@ -32,8 +32,7 @@ export const guard: OptionSpec = {
   kind: 'choice',
   cli: '--guard <when>',
   choices: GUARDS,
-  default: 'auto',
-  help: 'end the rows with a trailer line "\\ read {...}" holding a hash of each line read, so replace --rows writes only the rows you edited and refuses them if their lines changed since: auto (when stdout is not a terminal), always, never',
+  help: 'end the rows with a trailer line "\\ read {...}" holding a hash of each line read, so replace --rows writes only the rows you edited and refuses them if their lines changed since: auto (when stdout is not a terminal), always, never (default: $LINEWISE_GUARD, else auto)',
 };
 
 export const json: OptionSpec = { key: 'json', kind: 'boolean', cli: '--json', help: 'JSON Lines: a record per line, then a summary' };
