@@ -26,6 +26,8 @@ export interface Runner {
   /** runs a command that writes files, with the process's signals mapped to cancellation */
   writing<T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T>;
   status(code: ExitCode): void;
+  /** the options the command line asked for, parsed, before the command runs (main reads --json) */
+  parsed?(o: Parsed): void;
 }
 
 /** Parsed options, by the library's names (surface keys). */
@@ -144,7 +146,9 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     const action = ACTIONS[spec.name]!;
     cmd.action(async (...got: unknown[]) => {
       const positional = got.slice(0, spec.args.length) as (string | string[] | undefined)[];
-      await action(runner, positional, byKey(spec, cmd.opts(), attr));
+      const parsed = byKey(spec, cmd.opts(), attr);
+      runner.parsed?.(parsed);
+      await action(runner, positional, parsed);
     });
   }
 

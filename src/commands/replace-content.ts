@@ -26,8 +26,8 @@ export function stdinUsers(o: ReplaceArgs): number {
 export async function editsOrText(ctx: Context, file: string, o: ReplaceArgs, options: EditRunOptions, newText: () => Buffer): Promise<ReplaceResult> {
   if (o.create) {
     if (o.expect !== undefined) throw usage('--create writes a new file: there are no lines to --expect');
-    if (o.receipt) throw usage('--receipt shows edited regions; a created file holds exactly the text given');
     return createFile(file, newText(), {
+      receipt: o.receipt === true,
       eol: o.eol,
       force: o.force === true,
       dryRun: o.dryRun === true,

@@ -430,7 +430,9 @@ function byteLength(lines: readonly Buffer[]): number {
 
 function pastEndError(e: Edit, count: number): LinewiseError {
   const line = isInsert(e) ? e.start : e.end;
-  const where = isInsert(e) ? `${pastEnd(line, count)} (append with START ${count + 1})` : pastEnd(e.start > count ? e.start : line, count);
+  // A range past the end names the append form: `3 2` (END = START - 1) inserts after line 2.
+  const append = e.row ? '' : ` (START ${count + 1} END ${count} appends after the last line: END = START - 1 inserts)`;
+  const where = isInsert(e) ? `${pastEnd(line, count)} (append with START ${count + 1})` : `${pastEnd(e.start > count ? e.start : line, count)}${e.start > count ? append : ''}`;
   // A row says which row; a range is the command line's own, and readlines words it the same way.
   return new LinewiseError('past-end', e.row ? `${e.origin}: ${where}` : where);
 }

@@ -16,7 +16,8 @@ import { resolveTarget } from '../io/edit-target.js';
 import { codecFor } from '../io/encodings/decoding.js';
 import { existsError, taken, writeNewFile } from '../io/new-file.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
-import type { ReplaceResult } from './apply.js';
+import type { FileReceipt, ReplaceResult } from './apply.js';
+import { toLine } from './results.js';
 import { loadEncoding } from './encodings.js';
 import * as v from './validate.js';
 
@@ -33,6 +34,8 @@ export interface CreateOptions {
   /** the directory a relative path starts from; default the process's working directory */
   cwd?: string;
   signal?: AbortSignal;
+  /** after the write, the file's `receipt`: its lines (all new) as rows, ready for the next edit */
+  receipt?: boolean;
   /** for tests: how the file is written */
   writeFn?: WriteFn;
 }
@@ -65,7 +68,9 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const exists = taken(real);
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
   const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
-  const old = target && dryRun ? fs.readFileSync(fsPath(target.real)) : undefined;
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun;
+  // the old lines: a dry run's diff shows them, a receipt counts them
+  const old = target && (dryRun || receipt) ? fs.readFileSync(fsPath(target.real)) : undefined;
   const signal = v.optionalSignal(o.signal);
   if (!dryRun) {
     await checkpoint(signal);
@@ -103,9 +108,16 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
         linesAfter: result.linesAfter,
         edits: [{ start: 1, end: edit.end, removed: result.linesBefore, added: result.linesAfter, changed: true }],
         ...(diff ? { diff } : {}),
+        ...(receipt ? { receipt: createdReceipt(given, utf8, linesBefore, linesAfter) } : {}),
       },
     ],
   };
+}
+
+/** The receipt of a file written whole: every line is the edit's, and no line after it moved. */
+function createdReceipt(path_: string, text: Buffer, linesBefore: number, linesAfter: number): FileReceipt {
+  const lines = splitLines(text).map((bytes, i) => toLine(path_, i + 1, bytes, 0, bytes.length));
+  return { regions: lines.length > 0 ? [lines] : [], edits: [{ start: 1, end: linesBefore, newStart: 1, newEnd: linesAfter }], shifts: [] };
 }
 
 /** The text with its line endings forced by `lf` or `crlf`; as given under `keep` and `auto`. */

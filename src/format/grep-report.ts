@@ -5,6 +5,7 @@ import { Exit, type LinewiseError } from '../core/errors.js';
 import type { GrepCutOff, GrepReport, GrepReporter, GrepSetup } from '../engine/search.js';
 import { grepFooter } from './footer.js';
 import { JsonGrep } from './grep-json.js';
+import { writeRecord } from './json.js';
 import { printCount, printPath, TextGrep, type GrepPrinterOptions } from './grep-rows.js';
 import type { Printing } from './printing.js';
 import type { AnchorFn, RowHasher } from './rows.js';
@@ -87,6 +88,8 @@ export class PrintingGrepReporter implements GrepReporter {
 
   error(e: LinewiseError, display: string | undefined): void {
     this.p.failed(Exit.usage);
+    // under --json a failed input is also a record, as a failure that ends a run is (cli/exit.ts)
+    if (this.json) writeRecord(this.p.out, { type: 'error', code: e.code, message: e.message, path: display ?? e.path ?? null, status: Exit.usage });
     if (this.o.quietErrors && e.code !== 'timeout') return;
     this.p.out.flush();
     this.p.warn(e.message, display);
