@@ -17,6 +17,8 @@ export interface PageArgs extends ReaderOptions {
   countBytes: number;
   /** the last N lines instead of --offset/--limit: the file is counted first, then paged */
   last?: number;
+  /** start the first line of the page at this byte (`--from-byte`, a footer's cursor) */
+  fromByte?: number;
 }
 
 export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
@@ -28,6 +30,7 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
     ...(args.last === undefined ? { offset: args.offset, limit: args.limit } : { last: args.last }),
     maxBytes: args.maxBytes,
     countBytes: args.countBytes,
+    ...(args.fromByte !== undefined ? { fromByte: args.fromByte } : {}),
     text: args.text,
     encoding: args.encoding,
     cwd: ctx.io.cwd,
@@ -37,7 +40,7 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   if (args.json) writeRecord(ctx.out, pageRecord(r));
   else {
     writeGuard(ctx, guard);
-    const footer = pageFooterOf(r, args.encoding, cliWords('page'));
+    const footer = pageFooterOf(r, args.encoding, cliWords('page'), args.maxBytes);
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
   return Exit.ok;

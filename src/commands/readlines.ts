@@ -13,6 +13,8 @@ import { type Context, type ReaderOptions, rowGuard, writeGuard } from './contex
 
 export interface ReadlinesArgs extends ReaderOptions {
   maxBytes?: number;
+  /** start line START at this byte (`--from-byte`, a footer's cursor) */
+  fromByte?: number;
 }
 
 export function readlines(ctx: Context, file: string, startArg: string, endArg: string | undefined, opts: ReadlinesArgs): ExitCode {
@@ -21,7 +23,7 @@ export function readlines(ctx: Context, file: string, startArg: string, endArg: 
   const anchor = opts.anchor ? anchorOf : undefined;
   const guard = rowGuard(ctx, opts, file);
   const sink = opts.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor, guard);
-  const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, maxBytes: opts.maxBytes, cwd: ctx.io.cwd, stdin: ctx.io.stdin });
+  const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, maxBytes: opts.maxBytes, ...(opts.fromByte !== undefined ? { fromByte: opts.fromByte } : {}), cwd: ctx.io.cwd, stdin: ctx.io.stdin });
   for (const note of r.notes) ctx.warn(note, r.path);
   if (opts.json) writeRecord(ctx.out, readlinesRecord(r));
   else {

@@ -186,12 +186,13 @@ function lineAndText(row: Buffer, at: number, bad: (what: string) => LinewiseErr
   if (f === undefined && s.includes('\0')) throw bad('a path ends in a NUL byte, as grep -0 prints it: read such rows with replace --null');
   if (f === undefined) throw bad(`${JSON.stringify(s.slice(0, 40))} is not a line number`);
   if ('bad' in f) throw bad(f.bad);
-  if (f.cut) throw cutError(f.line, bad);
+  if (f.cut || f.from !== undefined) throw cutError(f, bad);
   return { line: toLine(f.line, bad), ...(f.anchor !== undefined ? { anchor: f.anchor } : {}), bytes: row.subarray(tab + 1) };
 }
 
-function cutError(line: string, bad: (what: string) => LinewiseError): LinewiseError {
-  return bad(`line ${line} was cut by page --max-bytes and cannot be written back; read it whole with readlines`);
+function cutError(f: { line: string; from?: number }, bad: (what: string) => LinewiseError): LinewiseError {
+  if (f.from !== undefined) return bad(`line ${f.line} was read in parts (this row holds it from byte ${f.from}) and cannot be written back; read it whole with readlines`);
+  return bad(`line ${f.line} was cut by page --max-bytes and cannot be written back; read it whole with readlines`);
 }
 
 /** One row of text rows (not --null): a plain row, or a path row with its path quoted or plain. */
@@ -212,7 +213,7 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
   const f = parseLineField(first.toString('latin1'));
   if (f !== undefined) {
     if ('bad' in f) throw bad(f.bad);
-    if (f.cut) throw cutError(f.line, bad);
+    if (f.cut || f.from !== undefined) throw cutError(f, bad);
     const plain: Row = { path: undefined, line: toLine(f.line, bad), bytes: row.subarray(tab + 1), rowNumber, ...(f.anchor !== undefined ? { anchor: f.anchor } : {}) };
     const alt = altPathRow(row, tab, firstText);
     if (alt !== undefined) plain.alts = [alt];

@@ -344,7 +344,7 @@ export function altPathRow(row: Buffer, tab: number, first: string): AltReading 
   const tab2 = row.indexOf(TAB, tab + 1);
   if (tab2 === -1) return undefined;
   const f = parseLineField(row.toString('latin1', tab + 1, tab2));
-  if (f === undefined || 'bad' in f || f.cut) return undefined;
+  if (f === undefined || 'bad' in f || f.cut || f.from !== undefined) return undefined;
   const line = Number(f.line);
   if (!Number.isSafeInteger(line) || line < 1) return undefined;
   return {

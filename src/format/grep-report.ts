@@ -67,9 +67,14 @@ export class PrintingGrepReporter implements GrepReporter {
     this.text?.part(line, column, buf, start, end);
   }
 
-  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number): void {
-    this.text?.cutRow(line, buf, start, end, column);
-    this.json?.cutRow(kind, line, buf, start, end, length);
+  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number, from?: number): void {
+    this.text?.cutRow(line, buf, start, end, column, from);
+    this.json?.cutRow(kind, line, buf, start, end, length, from);
+  }
+
+  restRow(kind: 'match' | 'context', line: number, from: number, buf: Buffer, start: number, end: number): void {
+    this.text?.restRow(line, from, buf, start, end);
+    this.json?.restRow(kind, line, from, buf, start, end);
   }
 
   fileRow(display: string, selected: number): void {

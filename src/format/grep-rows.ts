@@ -3,6 +3,7 @@
 
 import { CUT_MARK, GROUP_SEPARATOR } from '../core/parse-rows.js';
 import { pathToBytes, quotePath, quoteRowPath } from '../core/path-names.js';
+import { partMark } from '../core/row-fields.js';
 import type { MatchSink } from '../core/searcher.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
@@ -143,13 +144,22 @@ export class TextGrep implements MatchSink {
   }
 
   /** A row the byte budget cut: `n[cut]<TAB>` and its first bytes (refused by `replace --rows`). */
-  cutRow(line: number, buf: Buffer, start: number, end: number, column?: number): void {
+  cutRow(line: number, buf: Buffer, start: number, end: number, column?: number, from = 0): void {
     this.printed = true;
     const n = column === undefined ? String(line) : `${line}:${column}`;
     this.out.bytes(this.prefixBytes);
-    this.out.text(`${this.o.rowStyle.number(n)}${CUT_MARK}\t`);
+    this.out.text(`${this.o.rowStyle.number(n)}${from > 0 ? partMark(from, true) : CUT_MARK}\t`);
     this.out.bytes(buf, start, end);
     this.out.text('\n');
+  }
+
+  /** The rest of a row from its byte `from`, `n[@from]<TAB>...` to the line's end (refused by `replace --rows`). */
+  restRow(line: number, from: number, buf: Buffer, start: number, end: number): void {
+    this.printed = true;
+    this.out.bytes(this.prefixBytes);
+    this.out.text(`${this.o.rowStyle.number(`${line}${partMark(from, false)}`)}\t`);
+    this.out.bytes(buf, start, end);
+    endRow(this.out, buf, start, end);
   }
 
   private head(line: number, buf: Buffer, start: number, end: number): void {

@@ -4,7 +4,7 @@
 import { MAX_LINE_BYTES } from '../core/limits.js';
 import { joinPieces, type PieceVisitor } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
-import { ANCHOR_DIGITS, CUT_MARK, NO_NEWLINE_MARK } from '../core/row-fields.js';
+import { ANCHOR_DIGITS, NO_NEWLINE_MARK, partMark } from '../core/row-fields.js';
 import { FNV_START, fnv1a, type GuardLog } from '../core/row-guard.js';
 import { LinewiseError } from '../core/errors.js';
 import { terminatorLength } from '../core/terminators.js';
@@ -107,10 +107,18 @@ export class TextRows implements RowSink {
   }
 
   /** A line cut short: never anchored (its anchor would be of the part shown), always ended by "\n". */
-  cutRow(line: number, buf: Buffer, start: number, end: number): void {
-    this.out.text(`${this.style.number(String(line))}${CUT_MARK}\t`);
+  cutRow(line: number, buf: Buffer, start: number, end: number, from = 0): void {
+    this.out.text(`${this.style.number(String(line))}${partMark(from, true)}\t`);
     this.out.bytes(buf, start, end);
     this.out.text('\n');
+  }
+
+  /** The rest of a line from byte `from`, `N[@from]\t...`: never anchored nor guarded (replace refuses it). */
+  partRow(line: number, from: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    if (!this.inRow) this.out.text(`${this.style.number(`${line}${partMark(from, false)}`)}\t`);
+    this.out.bytes(buf, start, end);
+    this.inRow = !ends;
+    if (ends) endRow(this.out, buf, start, end);
   }
 
   flush(): void {

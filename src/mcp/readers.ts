@@ -23,9 +23,13 @@ class BothRows implements RowSink {
     this.a.row(line, buf, start, end, ends);
     this.b.row(line, buf, start, end, ends);
   }
-  cutRow(line: number, buf: Buffer, start: number, end: number): void {
-    this.a.cutRow(line, buf, start, end);
-    this.b.cutRow(line, buf, start, end);
+  cutRow(line: number, buf: Buffer, start: number, end: number, from?: number): void {
+    this.a.cutRow(line, buf, start, end, from);
+    this.b.cutRow(line, buf, start, end, from);
+  }
+  partRow(line: number, from: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    this.a.partRow?.(line, from, buf, start, end, ends);
+    this.b.partRow?.(line, from, buf, start, end, ends);
   }
 }
 
@@ -41,13 +45,14 @@ export interface ReadArgs {
   anchor?: boolean;
   encoding?: string;
   max_bytes?: number;
+  from_byte?: number;
 }
 
 /** Runs read_lines; `a.path` is checked already, and the file is checked again once opened. */
 export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
   const maxBytes = a.max_bytes ?? BOUNDS.maxBytes;
-  const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
+  const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, ...(a.from_byte !== undefined ? { fromByte: a.from_byte } : {}), cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, readlinesRecord(r));
   const footer = readlinesFooterOf(r, a.end, maxBytes, a.encoding, mcpWords('readlines'));
@@ -62,15 +67,16 @@ export interface PageArgs {
   anchor?: boolean;
   encoding?: string;
   max_bytes?: number;
+  from_byte?: number;
 }
 
 /** Runs page; `a.path` is checked already, and the file is checked again once opened. */
 export async function pageTool(out: ToolOutput, a: PageArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
   const window = a.last === undefined ? { offset: a.offset ?? 0, limit: a.limit ?? BOUNDS.pageLimit } : { last: a.last, ...(a.offset !== undefined ? { offset: a.offset } : {}), ...(a.limit !== undefined ? { limit: a.limit } : {}) };
-  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.max_bytes ?? BOUNDS.maxBytes, cwd: roots.cwd, confine: roots });
+  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.max_bytes ?? BOUNDS.maxBytes, ...(a.from_byte !== undefined ? { fromByte: a.from_byte } : {}), cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, pageRecord(r));
-  const footer = pageFooterOf(r, a.encoding, mcpWords('page'));
+  const footer = pageFooterOf(r, a.encoding, mcpWords('page'), a.max_bytes ?? BOUNDS.maxBytes);
   if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
 }

@@ -76,9 +76,13 @@ class BothReporters implements GrepReporter {
     this.text.gap();
     this.json.gap();
   }
-  cutRow(kind: 'match' | 'context', l: number, b: Buffer, s: number, e: number, length: number): void {
-    this.text.cutRow(kind, l, b, s, e, length);
-    this.json.cutRow(kind, l, b, s, e, length);
+  cutRow(kind: 'match' | 'context', l: number, b: Buffer, s: number, e: number, length: number, column?: number, from?: number): void {
+    this.text.cutRow(kind, l, b, s, e, length, column, from);
+    this.json.cutRow(kind, l, b, s, e, length, column, from);
+  }
+  restRow(kind: 'match' | 'context', l: number, from: number, b: Buffer, s: number, e: number): void {
+    this.text.restRow(kind, l, from, b, s, e);
+    this.json.restRow(kind, l, from, b, s, e);
   }
   error(e: LinewiseError, d: string | undefined): void {
     this.text.error(e, d);

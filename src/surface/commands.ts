@@ -20,6 +20,7 @@ const readlines: CommandSpec = {
   ],
   options: [
     o.maxBytes('cap on the bytes printed: stop before a line that would overflow it (a first line longer than that is shown cut), then a footer says how to go on (default: no cap)'),
+    o.fromByte('line START'),
     { ...o.json, help: 'JSON Lines: a record per line, then a summary' },
     o.anchor,
     o.guard,
@@ -49,6 +50,7 @@ const page: CommandSpec = {
     },
     o.maxBytes('cap on the bytes printed; a longer single line is shown cut (0: no cap)', o.PAGE_DEFAULTS.maxBytes),
     o.countBytes('read at most this far past the page to count the total lines', o.PAGE_DEFAULTS.countBytes),
+    o.fromByte('the first line of the page'),
     { ...o.json, help: 'JSON Lines: a record per line, then a summary with the total and next offset' },
     o.anchor,
     o.guard,
@@ -56,7 +58,7 @@ const page: CommandSpec = {
     o.encoding,
     o.color,
   ],
-  conflicts: [['last', ['offset', 'limit']]],
+  conflicts: [['last', ['offset', 'limit', 'fromByte']]],
 };
 
 const collectHelp = '(repeatable)';

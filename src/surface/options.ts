@@ -70,6 +70,16 @@ export const maxBytes = (help: string, dflt?: number): OptionSpec => ({
   mcpHelp: `cap on the bytes of the rows (default ${SERVER_BOUNDS.maxBytes}; 0: the server's hard cap): a footer then says how to go on`,
 });
 
+/** Where a read starts inside its first line: the rest of a line a budget cut (the footer's cursor). */
+export const fromByte = (first: string): OptionSpec => ({
+  key: 'fromByte',
+  kind: 'integer',
+  cli: '--from-byte <b>',
+  mcp: 'from_byte',
+  min: 0,
+  help: `start ${first} at its byte B: the rest of a line a budget cut, as the footer's cursor says (a row "N[@B]" that replace refuses)`,
+});
+
 export const countBytes = (help: string, dflt?: number): OptionSpec => ({ key: 'countBytes', kind: 'integer', cli: '--count-bytes <b>', min: 0, ...(dflt !== undefined ? { default: dflt } : {}), help });
 
 export const dryRun: OptionSpec = { key: 'dryRun', kind: 'boolean', cli: '--dry-run', mcp: 'dry_run', help: 'print a unified diff; write nothing', mcpHelp: 'return the unified diff of the edit; write nothing' };
