@@ -177,6 +177,7 @@ export class RowTable implements RowSet {
    * of several files (grep -h over several files) is refused: it could be any of their lines.
    */
   resolveGuards(source: string): void {
+    if (this.trailers.length === 0) return; // rows typed by hand, or printed with --guard never
     const guards = new Uint32Array(this.flags.length);
     let from = 0;
     for (let t = 0; t < this.trailers.length; ) {
