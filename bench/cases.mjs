@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { countFiles, sameWork, treeArgv, trees } from './trees.mjs';
 
 /** Peak memory of every linewise command (issue 17). */
@@ -23,7 +24,38 @@ export const GROUPS = {
   tree: 'grep in directory trees (generated, node_modules, git when present) vs rg and GNU grep',
   replace: 'replace one line in the middle of the log vs sed -i; replace --rows of a million rows (peak memory) vs of 10,000',
   mcp: 'the same tree search repeated through one linewise mcp server (warm) vs rg run each time',
+  patch: 'a git diff of 500 files and 5,000 hunks (a rename across a tree) applied vs git apply and patch -p1',
 };
+
+/**
+ * A tree of 500 files of 400 lines (20 directories) and the `git diff` that renames an identifier
+ * on every 40th line: 5,000 hunks. Made once, in the temporary directory.
+ */
+function patchTree() {
+  const root = path.join(os.tmpdir(), `linewise-bench-patch-${process.pid}`);
+  process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+  const write = (dir, name) => {
+    for (let f = 0; f < 500; f++) {
+      const d = path.join(dir, `dir${f % 20}`);
+      fs.mkdirSync(d, { recursive: true });
+      let s = '';
+      for (let i = 0; i < 400; i++) s += i % 40 === 7 ? `  call ${name}(${i});\n` : `  line ${i} of file ${f};\n`;
+      fs.writeFileSync(path.join(d, `f${f}.ts`), s);
+    }
+  };
+  const base = path.join(root, 'base');
+  const repo = path.join(root, 'repo');
+  write(base, 'oldName');
+  write(repo, 'oldName');
+  const git = (...args) => spawnSync('git', ['-c', 'user.email=bench@linewise', '-c', 'user.name=bench', ...args], { cwd: repo, maxBuffer: 1 << 28 });
+  git('init', '-q', '.');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  write(repo, 'newName');
+  const patch = path.join(root, 'rename.patch');
+  fs.writeFileSync(patch, git('diff').stdout);
+  return { base, work: path.join(root, 'work'), patch };
+}
 
 /**
  * The cases of the chosen groups. `d` gives the data (generated on first use), `lwArgv` runs the
@@ -127,6 +159,18 @@ export function makeCases(groups, d, lwArgv, notes) {
       [{ label: 'linewise, 10,000 rows', argv: lwArgv('replace', rowsTarget, '--rows', small.rows), setup: () => fs.copyFileSync(small.target, rowsTarget) }],
       { mib: 160, source: '#12' },
     );
+  }
+  if (groups.has('patch')) {
+    // each run patches a fresh copy of the tree: the copy is the setup, not timed
+    const t = patchTree();
+    const setup = () => {
+      fs.rmSync(t.work, { recursive: true, force: true });
+      fs.cpSync(t.base, t.work, { recursive: true });
+    };
+    add('patch', 'patch: 500 files, 5,000 hunks (git diff of a rename)', { label: 'linewise', args: ['patch', '-d', t.work, t.patch], setup }, [
+      { label: 'git apply', argv: ['git', '-C', t.work, 'apply', t.patch], setup, goal: goal(1.5, '#25') },
+      { label: 'patch -p1', argv: ['patch', '-d', t.work, '-p1', '-s', '-i', t.patch], setup },
+    ]);
   }
   return cases;
 }

@@ -39,8 +39,26 @@ const workerSource = {
     }));
   },
 };
+// The MCP server's search thread, the same way: its bundle as a string (src/mcp/thread-source.ts).
+// Its searches are confined to the roots, which never run on grep -j's threads: no worker inside.
+const noGrepWorker = {
+  name: 'no-grep-worker',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]engine[\\/]worker-source\.ts$/ }, () => ({ contents: 'export function grepWorkerScript() { return undefined; }', loader: 'ts' }));
+  },
+};
+const thread = await build({ ...cjs, entryPoints: ['src/mcp/search-thread.ts'], write: false, plugins: [noGrepWorker, lazyChildProcess], logOverride: { 'empty-import-meta': 'silent' } });
+const threadSource = {
+  name: 'mcp-search-thread-source',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]mcp[\\/]thread-source\.ts$/ }, () => ({
+      contents: `export function searchThreadScript() { return { code: ${JSON.stringify(thread.outputFiles[0].text)} }; }`,
+      loader: 'ts',
+    }));
+  },
+};
 const script = join(work, 'linewise.cjs');
-await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, lazyChildProcess] });
+await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, threadSource, lazyChildProcess] });
 
 // 2. A Node binary of exactly this version. process.execPath is not always usable (a distro
 //    build may link a shared libnode, another may be a shim), so the official build comes from

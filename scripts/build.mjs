@@ -36,8 +36,9 @@ await Promise.all([
     ...common,
     format: 'esm',
     // grep-worker: the worker thread of grep -j (the library's and the CLI's), an ES module loaded
-    // by URL beside the chunks it shares with the library (src/engine/worker-source.ts)
-    entryPoints: { index: 'src/index.ts', 'grep-worker': 'src/engine/grep-worker.ts' },
+    // by URL beside the chunks it shares with the library (src/engine/worker-source.ts);
+    // mcp-search-thread: a search thread of `linewise mcp`, loaded the same way (src/mcp/thread-source.ts)
+    entryPoints: { index: 'src/index.ts', 'grep-worker': 'src/engine/grep-worker.ts', 'mcp-search-thread': 'src/mcp/search-thread.ts' },
     outdir: 'dist',
     splitting: true,
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },

@@ -22,6 +22,7 @@ export {
   TextNotFoundError,
 } from './engine/edit.js';
 export { createFile, type CreateOptions } from './engine/create.js';
+export { applyPatch, type HunkFailure, type HunkResult, PatchFailedError, type PatchedFile, type PatchOptions, type PatchResult } from './engine/patch.js';
 export { type Page, page, type PageOptions, readLines, type ReadOptions } from './engine/read.js';
 export { anchorOf, type Line, MAX_LINE_BYTES, type Terminator } from './engine/results.js';
 export { grep, type GrepFile, type GrepLine, type GrepOptions, type GrepResult, type Submatch } from './engine/search.js';

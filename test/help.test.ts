@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Exit } from '../src/core/errors.js';
 import { run } from './helpers.js';
 
-const COMMANDS = ['readlines', 'page', 'replace', 'grep', 'mcp', 'encodings'];
+const COMMANDS = ['readlines', 'page', 'replace', 'patch', 'grep', 'mcp', 'encodings'];
 
 /** The flags of the Options section: [short or undefined, long]. */
 function options(help: string): [string | undefined, string][] {
@@ -64,6 +64,6 @@ describe('help', () => {
     const r = await run(['help', 'nosuchcommand']);
     expect(r.status).toBe(Exit.usage);
     expect(r.stdout.toString()).toBe('');
-    expect(r.stderr).toBe("linewise: unknown command 'nosuchcommand'; the commands are readlines, page, replace, grep, mcp, encodings (see linewise --help)\n");
+    expect(r.stderr).toBe("linewise: unknown command 'nosuchcommand'; the commands are readlines, page, replace, patch, grep, mcp, encodings (see linewise --help)\n");
   });
 });

@@ -56,6 +56,12 @@ describe('the command line is the declaration', () => {
       'give only_matching or invert, not both',
     );
   });
+
+  it('a conflict declared with its message says it on every surface, in that surface\'s names', async () => {
+    const r = await run(['replace', 'f', '1', '--delete', '--from', 'g']);
+    expect([r.status, r.stderr]).toEqual([2, 'linewise: give the new text once: --text, --from or --delete\n']);
+    expect(() => checkOptions(command('replace'), { delete: true, text: 'x' })).toThrow('give the new text once: text, from or delete');
+  });
 });
 
 describe('the checks of given values', () => {

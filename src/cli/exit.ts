@@ -110,7 +110,7 @@ export function usageMessage(message: string, argv: readonly string[] = []): str
 }
 
 /** The subcommands, to find which one an argument list runs. */
-const SUBCOMMANDS = new Set(['readlines', 'page', 'grep', 'replace', 'encodings', 'mcp']);
+const SUBCOMMANDS = new Set(['readlines', 'page', 'grep', 'replace', 'patch', 'encodings', 'mcp']);
 
 /** The options of page that take a value, so their values are not taken for arguments. */
 const PAGE_VALUES = new Set(['--offset', '--limit', '--last', '--max-bytes', '--count-bytes', '--encoding', '--color']);

@@ -1,7 +1,7 @@
 // The command line's grammar, derived from the surface declaration (src/surface/commands.ts):
 // every command, argument and option becomes commander's, with its parser, default, choices and
 // conflicts; each action hands the parsed values, named as the library names them, to the
-// command's adapter in src/commands. The adapters of grep, replace, mcp and encodings are
+// command's adapter in src/commands. The adapters of grep, replace, patch, mcp and encodings are
 // imported by their actions: a readlines or a page never loads them.
 
 import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
@@ -9,9 +9,10 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { Context } from '../commands/context.js';
 import { page } from '../commands/page.js';
 import { readlines } from '../commands/readlines.js';
-import type { ExitCode } from '../core/errors.js';
+import { type ExitCode, LinewiseError } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import { loadEncoding } from '../engine/encodings.js';
+import { conflictIn } from '../surface/check.js';
 import { COMMANDS } from '../surface/commands.js';
 import { EXAMPLES } from '../surface/examples.js';
 import type { CommandSpec, OptionSpec } from '../surface/types.js';
@@ -41,10 +42,17 @@ const ACTIONS: Record<string, (runner: Runner, args: (string | string[] | undefi
   page: async (runner, [file], o) => {
     runner.status(page(await runner.context(o.color as ColorMode), file as string, o as never));
   },
-  replace: async (runner, [file, start, end], o) => {
+  replace: async (runner, [file, start, end, more], o) => {
     const ctx = await runner.context(o.color as ColorMode);
     const { replace } = await import('../commands/replace.js');
-    runner.status(await runner.writing((signal) => replace({ ...ctx, ...(signal ? { signal } : {}) }, file as string | undefined, start as string | undefined, end as string | undefined, o as never)));
+    // FILE START END are positions; for a content edit every one of them is a file (replace.ts tells)
+    const rest = (more as string[] | undefined) ?? [];
+    runner.status(await runner.writing((signal) => replace({ ...ctx, ...(signal ? { signal } : {}) }, file as string | undefined, start as string | undefined, end as string | undefined, o as never, rest)));
+  },
+  patch: async (runner, [file], o) => {
+    const ctx = await runner.context(o.color as ColorMode);
+    const { patch } = await import('../commands/patch.js');
+    runner.status(await runner.writing((signal) => patch({ ...ctx, ...(signal ? { signal } : {}) }, file as string | undefined, o as never)));
   },
   grep: async (runner, [pattern, paths], o) => {
     const ctx = await runner.context(o.color as ColorMode);
@@ -92,7 +100,8 @@ function commanderOption(spec: CommandSpec, o: OptionSpec, attr: (key: string) =
   else if (o.kind === 'choice') opt.choices(o.choices ?? []);
   if (o.default !== undefined) opt.default(o.default);
   // on the first of a pair only, so commander names the pair as declared (the library's check sees both ways)
-  const against = spec.conflicts.flatMap(([a, others]) => (a === o.key ? others : []));
+  // a conflict with its own message is checked by the action, in the surface's words
+  const against = spec.conflicts.flatMap(([a, others, message]) => (a === o.key && message === undefined ? others : []));
   if (against.length > 0) opt.conflicts(against.map(attr));
   return opt;
 }
@@ -146,9 +155,11 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     const action = ACTIONS[spec.name]!;
     cmd.action(async (...got: unknown[]) => {
       const positional = got.slice(0, spec.args.length) as (string | string[] | undefined)[];
-      const parsed = byKey(spec, cmd.opts(), attr);
-      runner.parsed?.(parsed);
-      await action(runner, positional, parsed);
+      const given = byKey(spec, cmd.opts(), attr);
+      runner.parsed?.(given);
+      const clash = conflictIn(spec, given);
+      if (clash?.[2] !== undefined) throw new LinewiseError('usage', render(clash[2], spec, 'cli'));
+      await action(runner, positional, given);
     });
   }
 

@@ -59,7 +59,7 @@ export interface ReplaceArgs {
   writeFn?: WriteFn;
 }
 
-export async function replace(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs): Promise<ExitCode> {
+export async function replace(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs, more: readonly string[] = []): Promise<ExitCode> {
   if (stdinUsers(o) > 1) throw usage('standard input can feed only one of --rows, --from, --expect, --old-from, --new-from and --edits');
   // Anchored rows carry the lines read as well as --expect does (by their hash).
   if (o.relocate && o.expect === undefined && (o.rows === undefined || o.rows === false)) {
@@ -84,7 +84,7 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
   };
   let result: ReplaceResult;
   try {
-    result = await run(ctx, file, startArg, endArg, o, options);
+    result = await run(ctx, file, startArg, endArg, o, options, more);
   } catch (e) {
     printEditRefusal(ctx.out, e, o.json === true, anchorOf, o.anchor === true);
     throw e;
@@ -97,13 +97,16 @@ export async function replace(ctx: Context, file: string | undefined, startArg: 
 const pathRows = (file: string | undefined, o: ReplaceArgs) => file === undefined && o.rows !== undefined && o.rows !== false;
 
 /** The edit the arguments ask for: rows, or a range and its new text. */
-async function run(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs, options: EditRunOptions): Promise<ReplaceResult> {
+async function run(ctx: Context, file: string | undefined, startArg: string | undefined, endArg: string | undefined, o: ReplaceArgs, options: EditRunOptions, more: readonly string[]): Promise<ReplaceResult> {
   if (contentMode(o) !== undefined) {
     if (o.rows !== undefined && o.rows !== false) throw usage(`--rows and ${contentMode(o)} are two ways to edit: give one`);
     if (file === undefined) throw usage(`${contentMode(o)} needs FILE: linewise replace FILE ${contentMode(o)} ...`);
-    if (startArg !== undefined) throw usage(`${contentMode(o)} takes no START or END: ${o.create ? 'the text is the whole file' : 'the old text or the edits say where'}`);
-    return editsOrText(ctx, file, o, options, () => newText(ctx, o));
+    // A content edit finds its own place: every argument after FILE is another file to edit.
+    const files = [file, startArg, endArg, ...more].filter((f): f is string => f !== undefined);
+    if (files.length > 1 && o.create) throw usage('--create takes no START or END: the text is the whole file');
+    return editsOrText(ctx, files, o, options, () => newText(ctx, o));
   }
+  if (more.length > 0) throw usage(`too many arguments: a range edit is FILE START [END]; to edit several files by content: linewise replace FILE... --old TEXT --new TEXT`);
   if (o.all || o.force || o.new !== undefined || o.newFrom !== undefined) {
     throw usage(o.all ? '--all goes with --old' : o.force ? '--force goes with --create' : '--new goes with --old');
   }

@@ -3,9 +3,10 @@
 
 import { isUtf8 } from 'node:buffer';
 import { LinewiseError } from './errors.js';
+import { noteMatch } from './match-ranges.js';
 import type { CompiledPattern } from './pattern.js';
 import { terminatorLength } from './terminators.js';
-import { byteOffsets } from './utf8.js';
+import { ByteCursor, byteOffsets } from './utf8.js';
 
 /** A replacement text, parsed: literal text and references to capture groups (by number or name). */
 export type Template = ReadonlyArray<string | { group: number | string }>;
@@ -108,40 +109,59 @@ export interface Replaced {
 }
 
 /**
- * Every match of `pattern` in line `[start, end)` (the pattern sees the line
- * without its terminator, as grep matches it), each with `template` expanded. A zero-width
- * match steps on by one character, as a global RegExp replace does.
+ * Hands every match of `pattern` in line `[start, end)` to `visit` (the pattern sees the line
+ * without its terminator, as grep matches it), with `template` expanded; `visit` returns false
+ * to stop. A zero-width match steps on by one character, as a global RegExp replace does.
+ * Nothing is kept per match: a line of millions of matches costs its replacements one at a time.
  */
-export function replacements(pattern: CompiledPattern, template: Template, buf: Buffer, start: number, end: number): Replaced[] {
+export function eachReplacement(pattern: CompiledPattern, template: Template, buf: Buffer, start: number, end: number, visit: (r: Replaced) => boolean | void): void {
   const te = end - terminatorLength(buf, start, end);
   const text = buf.toString('utf8', start, te);
-  // A line that is not UTF-8: groups bring its own bytes (the decoded text shows U+FFFD for them).
   const exact = template.some((p) => typeof p !== 'string') && !isUtf8(buf.subarray(start, te));
   const re = exact ? indexed(pattern.all) : pattern.all;
+  const cursor = new ByteCursor(buf, start, te);
   re.lastIndex = 0;
-  const idx: number[] = [];
-  const texts: Buffer[] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
-    idx.push(m.index, m.index + m[0].length);
-    texts.push(exact ? expandExact(template, m, buf, start, te) : Buffer.from(expand(template, m), 'utf8'));
+    noteMatch();
+    const r = { start: cursor.offset(m.index), end: cursor.offset(m.index + m[0].length), text: exact ? expandExact(template, m, buf, start, te) : Buffer.from(expand(template, m), 'utf8') };
+    if (visit(r) === false) return;
     if (m[0].length === 0) {
       if (re.lastIndex >= text.length) break;
       re.lastIndex += (text.codePointAt(re.lastIndex) ?? 0) > 0xffff ? 2 : 1;
     }
   }
-  const bytes = byteOffsets(buf, start, te, idx);
-  return texts.map((t, k) => ({ start: bytes[2 * k]!, end: bytes[2 * k + 1]!, text: t }));
+}
+
+/** Every match of `pattern` in line `[start, end)` with `template` expanded (see {@link eachReplacement}). */
+export function replacements(pattern: CompiledPattern, template: Template, buf: Buffer, start: number, end: number): Replaced[] {
+  const out: Replaced[] = [];
+  eachReplacement(pattern, template, buf, start, end, (r) => {
+    out.push(r);
+  });
+  return out;
 }
 
 /** Line `[start, end)` with every match replaced: the bytes between matches and the terminator kept. */
 export function replaceLine(pattern: CompiledPattern, template: Template, buf: Buffer, start: number, end: number): Buffer {
-  const parts: Buffer[] = [];
+  // One buffer grown by doubling: two Buffers per match (the part before it, its replacement)
+  // made a 4 MB line of 4 million matches take a gigabyte.
+  let out = Buffer.allocUnsafe(Math.max(64, end - start));
+  let n = 0;
+  const put = (b: Uint8Array, s: number, e: number) => {
+    if (n + (e - s) > out.length) {
+      const grown = Buffer.allocUnsafe(Math.max(out.length * 2, n + (e - s)));
+      out.copy(grown, 0, 0, n);
+      out = grown;
+    }
+    n += Buffer.from(b.buffer, b.byteOffset, b.byteLength).copy(out, n, s, e);
+  };
   let at = 0;
-  for (const r of replacements(pattern, template, buf, start, end)) {
-    parts.push(buf.subarray(start + at, start + r.start), r.text);
+  eachReplacement(pattern, template, buf, start, end, (r) => {
+    put(buf, start + at, start + r.start);
+    put(r.text, 0, r.text.length);
     at = r.end;
-  }
-  parts.push(buf.subarray(start + at, end));
-  return Buffer.concat(parts);
+  });
+  put(buf, start + at, end);
+  return out.subarray(0, n);
 }

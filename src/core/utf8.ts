@@ -81,3 +81,33 @@ export function utf8CutPoint(buf: Uint8Array, end: number): number {
   }
   return end;
 }
+
+/**
+ * Byte offsets (relative to `start`) of UTF-16 indices into the decoded text of bytes
+ * `[start, end)`, asked in ascending order, each found by stepping on from the last: a line with
+ * millions of matches is converted in one walk, with nothing kept per match.
+ */
+export class ByteCursor {
+  private unit = 0;
+  private at: number;
+  private readonly ascii: boolean;
+
+  constructor(
+    private readonly buf: Uint8Array,
+    private readonly start: number,
+    private readonly end: number,
+  ) {
+    this.at = start;
+    this.ascii = isAscii(buf.subarray(start, end));
+  }
+
+  offset(index: number): number {
+    if (this.ascii) return index;
+    while (this.unit < index && this.at < this.end) {
+      const s = step(this.buf, this.at, this.end);
+      this.unit += s.units;
+      this.at += s.bytes;
+    }
+    return this.at - this.start;
+  }
+}

@@ -10,7 +10,7 @@ import { splitLines } from '../core/lines.js';
 import { applyPlans, type EditRunOptions, type ExpectedLine, type ReplaceResult } from './apply.js';
 import { loadEncoding } from './encodings.js';
 import { ENCODING_ADVICE, locateText, type TextSpec } from './locate-text.js';
-import { expectedLines, rangePlan, type RangeSpec, rowPlans } from './plans.js';
+import { expectedLines, type FilePlan, rangePlan, type RangeSpec, rowPlans } from './plans.js';
 import { inputSource } from './read.js';
 import * as v from './validate.js';
 
@@ -84,6 +84,8 @@ export async function replace(path: string, edits: RangeEdit | readonly RangeEdi
 /**
  * Replaces text in the file at `path`, as `linewise replace FILE --old OLD --new NEW [--all]`
  * does: see {@link TextEdit}. Several content edits address the file as it was before the call.
+ * Several paths: each file gets the edits, all written or none ({@link applyEdits}). Safe to run
+ * twice: an edit the file already holds writes nothing, and the result says `alreadyApplied`.
  *
  * @throws {@link TextNotFoundError} (exit code 3) when an old text is not in the file, with the
  * lines that hold it but for whitespace or case; {@link LinewiseError} (exit code 2, code
@@ -93,9 +95,10 @@ export async function replace(path: string, edits: RangeEdit | readonly RangeEdi
  * @example
  * ```ts
  * await replaceText('app.ts', { old: 'let x = 1;\nlet y = 2;', new: 'const x = 1;' });
+ * await replaceText(['a.json', 'b.json'], { old: '"version": "1.2.4"', new: '"version": "1.2.5"' });
  * ```
  */
-export async function replaceText(path: string, edits: TextEdit | readonly TextEdit[], options: EditRunOptions = {}): Promise<ReplaceResult> {
+export async function replaceText(path: string | readonly string[], edits: TextEdit | readonly TextEdit[], options: EditRunOptions = {}): Promise<ReplaceResult> {
   const list: readonly TextEdit[] = Array.isArray(edits) ? edits : [v.options<TextEdit>(edits, 'edit') as TextEdit];
   return applyEdits(path, list, options);
 }
@@ -106,6 +109,13 @@ export async function replaceText(path: string, edits: TextEdit | readonly TextE
  * the file is written with all of them or not at all. Inserts (`end = start - 1`) and deletes
  * (empty `text`) mix with replacements.
  *
+ * Content edits are safe to run twice: an edit the file already holds (its old text gone and its
+ * new text there once, or its old text only inside its new text) is left out, and when every
+ * edit of a file is, that file is not written and its result says `alreadyApplied`.
+ *
+ * Several paths (content edits only): each file gets every edit, each old text must occur once
+ * in each file (or be applied there), and the files are written all or none.
+ *
  * @throws as {@link replace} and {@link replaceText}.
  *
  * @example
@@ -113,9 +123,10 @@ export async function replaceText(path: string, edits: TextEdit | readonly TextE
  * await applyEdits('app.ts', [{ start: 1, end: 0, text: '// header' }, { old: 'foo()', new: 'bar()' }]);
  * ```
  */
-export async function applyEdits(path: string, edits: readonly (RangeEdit | TextEdit)[], options: EditRunOptions = {}): Promise<ReplaceResult> {
+export async function applyEdits(path: string | readonly string[], edits: readonly (RangeEdit | TextEdit)[], options: EditRunOptions = {}): Promise<ReplaceResult> {
   const o = v.options<EditRunOptions>(options, 'options');
-  const file = v.string(path, 'path');
+  const files = Array.isArray(path) ? path.map((p, i) => v.string(p, `path ${i + 1}`)) : [v.string(path, 'path')];
+  if (files.length === 0) throw new LinewiseError('bad-option', 'no path: give the file to edit');
   if (!Array.isArray(edits)) throw new LinewiseError('bad-option', 'edits must be an array of { start, end?, text } or { old, new, all? }');
   const ranges: RangeSpec[] = [];
   const texts: TextSpec[] = [];
@@ -125,23 +136,45 @@ export async function applyEdits(path: string, edits: readonly (RangeEdit | Text
     else ranges.push({ ...rangeSpec(e as RangeEdit, what), ...(edits.length === 1 ? {} : { origin: `edit ${i + 1}` }) });
   });
   const source = inputSource(o);
-  const plans = rangePlan(source.cwd, file, ranges, expectationsOf(o), v.optionalString(o.expectSource, 'expectSource'));
+  const expectations = expectationsOf(o);
+  if (files.length > 1 && (ranges.length > 0 || expectations.length > 0)) {
+    throw new LinewiseError('bad-option', 'several files take content edits only: a range and expected lines belong to one file');
+  }
+  const plans = files.flatMap((file) => rangePlan(source.cwd, file, ranges, expectations, v.optionalString(o.expectSource, 'expectSource')));
+  const seen = new Map<string, string>();
+  for (const p of plans) {
+    const twice = seen.get(p.target.real);
+    if (twice !== undefined) throw new LinewiseError('bad-option', `${twice} and ${p.given} are the same file: name each file once`, p.given);
+    seen.set(p.target.real, p.given);
+  }
+  const done = new Map<FilePlan, number>(); // plans whose every edit the file already holds: their line counts
   if (texts.length > 0) {
     const encoding = v.optionalString(o.encoding, 'encoding');
     if (encoding !== undefined) await loadEncoding(encoding);
-    const plan = plans[0]!;
     const wording = { shown: o.staleShown ?? "in the error's `near`", encoding: o.encodingAdvice ?? ENCODING_ADVICE };
     const eol = o.eol === undefined ? 'auto' : v.oneOf(o.eol, 'eol', EOL_MODES);
-    const found = locateText(plan.target.real, file, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, wording, eol);
-    // Lines the caller expects are guarded by what the caller read, not by what was found.
-    const own = new Set(expectedLines(plan).map((x) => x.line));
-    plan.fixed = {
-      // literal: the new text's breaks are styled already, and every other byte is the file's own
-      edits: found.map((r) => ({ start: r.start, end: r.end, lines: splitLines(r.text), origin: r.origin, literal: true })),
-      expect: found.flatMap((r) => r.expect.filter((x) => !own.has(x.line)).map((x) => ({ ...x, origin: `${r.origin} (line ${x.line} as found)` }))),
-    };
+    const signal = v.optionalSignal(o.signal);
+    for (const plan of plans) {
+      const found = await locateText(plan.target.real, plan.given, texts, source, { allowBinary: v.optionalBoolean(o.text, 'text'), encoding }, wording, eol, signal);
+      if (found.ranges.length === 0 && plan.edits.length === 0 && plan.expect === undefined) done.set(plan, found.count);
+      // Lines the caller expects are guarded by what the caller read, not by what was found.
+      const own = new Set(expectedLines(plan).map((x) => x.line));
+      plan.fixed = {
+        // literal: the new text's breaks are styled already, and every other byte is the file's own
+        edits: found.ranges.map((r) => ({ start: r.start, end: r.end, lines: splitLines(r.text), origin: r.origin, literal: true })),
+        expect: found.ranges.flatMap((r) => r.expect.filter((x) => !own.has(x.line)).map((x) => ({ ...x, origin: `${r.origin} (line ${x.line} as found)` }))),
+      };
+    }
   }
-  return applyPlans(plans, o);
+  const rest = plans.filter((p) => !done.has(p));
+  const result = rest.length > 0 ? await applyPlans(rest, o) : { dryRun: v.optionalBoolean(o.dryRun, 'dryRun') === true, files: [] };
+  if (done.size === 0) return result;
+  // Each file in the order given: the ones already done say so, the others as applyPlans reported them.
+  const changes = new Map(rest.map((p, i) => [p, result.files[i]!]));
+  return {
+    dryRun: result.dryRun,
+    files: plans.map((p) => changes.get(p) ?? { path: p.given, changed: false, written: false, linesBefore: done.get(p)!, linesAfter: done.get(p)!, edits: [], alreadyApplied: true }),
+  };
 }
 
 function rangeSpec(e: RangeEdit, what: string): RangeSpec {

@@ -94,8 +94,8 @@ export interface GrepRunOptions extends GrepOptions {
 export interface GrepSetup {
   /** rows should name their file */
   withPath: boolean;
-  /** byte ranges of the matches in a selected line; undefined under -v (a selected line holds none) */
-  ranges: ((buf: Buffer, start: number, end: number) => Array<[number, number]>) | undefined;
+  /** byte ranges of the matches in a selected line, packed as pairs [s0, e0, s1, e1, ...]; undefined under -v (a selected line holds none) */
+  ranges: ((buf: Buffer, start: number, end: number) => Uint32Array) | undefined;
 }
 
 /**

@@ -4,9 +4,9 @@
 
 import { advancingCut } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
-import { matchRanges } from '../core/match-ranges.js';
+import { matchRanges, noteMatch } from '../core/match-ranges.js';
 import type { MatchSink } from '../core/searcher.js';
-import { replaceLine, replacements, type Template } from '../core/substitute.js';
+import { eachReplacement, replaceLine, type Template } from '../core/substitute.js';
 import { formatCursor, type GrepBudget, type GrepCutOff } from './grep-budget.js';
 
 /**
@@ -194,31 +194,42 @@ export class GrepOutput implements MatchSink {
    * that line is read with readlines, as a cut row is. Empty matches print nothing.
    */
   private parts(line: number, buf: Buffer, start: number, end: number): boolean {
-    const parts =
-      this.o.template !== undefined
-        ? replacements(this.o.pattern, this.o.template, buf, start, end)
-            .filter((r) => r.end > r.start)
-            .map((r) => ({ column: r.start + 1, bytes: r.text }))
-        : matchRanges(this.o.pattern, buf, start, end)
-            .filter(([s, e]) => e > s)
-            .map(([s, e]) => ({ column: s + 1, bytes: buf.subarray(start + s, start + e) }));
-    const costOf = (p: { column: number; bytes: Buffer }) => this.prefix + digits(line) + 1 + digits(p.column) + 1 + p.bytes.length + 1;
-    if (parts.length === 0) return true; // only empty matches: a selected line, with no row to print
-    if (this.rows > 0 && this.fits(parts.length, parts.reduce((sum, p) => sum + costOf(p), 0)) !== 'yes') return this.stop();
-    for (let k = 0; k < parts.length; k++) {
-      const p = parts[k]!;
-      const cost = costOf(p);
+    // Walked twice (what they cost, then each shown), never gathered: a 4 MB line of 4 million
+    // matches held one object and one Buffer per match, a gigabyte.
+    const template = this.o.template;
+    const ranges = template === undefined ? matchRanges(this.o.pattern, buf, start, end) : undefined;
+    /** each non-empty part as (column, bytes, from, to); `visit` returns false to stop */
+    const each = (visit: (column: number, b: Buffer, from: number, to: number) => boolean) => {
+      if (ranges !== undefined) {
+        for (let k = 0; k < ranges.length; k += 2) if (ranges[k + 1]! > ranges[k]! && !visit(ranges[k]! + 1, buf, start + ranges[k]!, start + ranges[k + 1]!)) return;
+      } else eachReplacement(this.o.pattern, template!, buf, start, end, (r) => r.end <= r.start || visit(r.start + 1, r.text, 0, r.text.length));
+    };
+    const costOf = (column: number, bytes: number) => this.prefix + digits(line) + 1 + digits(column) + 1 + bytes + 1;
+    let count = 0;
+    let total = 0;
+    each((column, _b, from, to) => {
+      count++;
+      total += costOf(column, to - from);
+      return true;
+    });
+    if (count === 0) return true; // only empty matches: a selected line, with no row to print
+    if (this.rows > 0 && this.fits(count, total) !== 'yes') return this.stop();
+    let k = 0;
+    each((column, b, from, to) => {
+      const cost = costOf(column, to - from);
       const fit = this.fits(1, cost); // 'yes' or 'cut' for the first (rows is 0 then), 'yes' or 'no' after
       if (fit === 'yes') {
+        noteMatch();
         this.take(cost, line, 'match');
-        this.target.part?.(line, p.column, p.bytes, 0, p.bytes.length);
-        continue;
+        this.target.part?.(line, column, b, from, to);
+        k++;
+        return true;
       }
-      if (fit === 'cut') this.cutRow('match', line, p.bytes, 0, p.bytes.length, cost - p.bytes.length + '[cut]'.length, p.column);
+      if (fit === 'cut') this.cutRow('match', line, b, from, to, cost - (to - from) + '[cut]'.length, column);
       else this.stop();
-      if (parts.length > 1) this.matches = { path: this.display, line, shown: Math.max(k, 1), total: parts.length };
-      return true;
-    }
+      if (count > 1) this.matches = { path: this.display, line, shown: Math.max(k, 1), total: count };
+      return false;
+    });
     return true;
   }
 

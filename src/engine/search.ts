@@ -4,7 +4,7 @@
 
 import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { compilePatterns } from '../core/pattern.js';
-import { matchRanges } from '../core/match-ranges.js';
+import { matchProgress, matchRanges } from '../core/match-ranges.js';
 import { parseTemplate } from '../core/substitute.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { DeadlineExceeded, runWithDeadline } from '../io/deadline.js';
@@ -105,7 +105,12 @@ async function runSteps(run: GrepRun, reporter: GrepReporter, timeout: number, e
       run.abort();
       // Under -c and -l lines are not numbered (the searcher does not count them): say no number then.
       const at = line > 0 ? ` at or after line ${line}` : '';
-      const message = `the search ran longer than ${timeout / 1000} s${at}: the pattern backtracks too much; simplify it or raise --timeout`;
+      // Matches still coming in the last slice (a note every 1024, about a millisecond apart):
+      // the time went to a line's many matches (their rows, records or replacements), not to one
+      // match that backtracks, so the pattern is not blamed.
+      const busy = performance.now() - matchProgress.at < SLICE_MS;
+      const why = busy ? 'a line holds more matches than can be shown in that time; raise --timeout (0: no limit)' : 'the pattern backtracks too much; simplify it or raise --timeout';
+      const message = `the search ran longer than ${timeout / 1000} s${at}: ${why}`;
       reporter.error(new LinewiseError('timeout', message, where), where);
       return { status: Exit.usage, errors: run.errors + 1, complete: false };
     }
@@ -225,7 +230,9 @@ class Collector implements GrepReporter {
   }
 
   match(line: number, buf: Buffer, start: number, end: number): void {
-    const submatches = (this.ranges?.(buf, start, end) ?? []).map(([s, e]) => ({ start: s, end: e }));
+    const ranges = this.ranges?.(buf, start, end) ?? [];
+    const submatches: { start: number; end: number }[] = [];
+    for (let k = 0; k < ranges.length; k += 2) submatches.push({ start: ranges[k]!, end: ranges[k + 1]! });
     this.lines.push({ ...toLine(this.path, line, buf, start, end, this.anchored), kind: 'match', submatches });
   }
 

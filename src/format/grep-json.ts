@@ -1,12 +1,13 @@
 // grep's JSON Lines printer, in ripgrep's shapes: begin, match, context, end, summary.
 
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { MatchSink } from '../core/searcher.js';
 import type { GrepCutOff } from '../engine/grep-budget.js';
 import type { Output } from '../io/output.js';
 import { hasRawBytes, pathToBytes } from '../core/path-names.js';
 import type { RangesFn } from './grep-rows.js';
 import { lineFields, writeRecord } from './json.js';
+import { noteMatch } from '../core/match-ranges.js';
 import { type AnchorFn, anchorField } from './rows.js';
 
 /** Text of bytes as JSON wants it: `{"text"}`, or `{"bytes"}` (base64) when not UTF-8. */
@@ -25,6 +26,15 @@ export interface GrepStats {
   searches_with_match: number;
   matched_lines: number;
   matches: number;
+}
+
+/** Up to this many submatches, a match record is made as one object; past it, written in pieces. */
+const STREAMED_SUBMATCHES = 4096;
+/** The key of the submatches, empty, as JSON.stringify writes it (no string value can hold it unescaped). */
+const SUBMATCHES = '"submatches":[]';
+
+function submatch(buf: Buffer, start: number, s: number, e: number): object {
+  return { match: data(buf.subarray(start + s, start + e)), start: s, end: e };
 }
 
 /**
@@ -68,14 +78,42 @@ export class JsonGrep implements MatchSink {
     this.begin();
     this.fileLines++;
     this.stats.matched_lines++;
-    const submatches = (this.ranges ? this.ranges(buf, start, end) : []).map(([s, e]) => ({
-      match: data(buf.subarray(start + s, start + e)),
-      start: s,
-      end: e,
-    }));
-    this.stats.matches += submatches.length;
-    this.fileMatches += submatches.length;
-    this.record('match', line, buf, start, end, submatches);
+    const ranges = this.ranges ? this.ranges(buf, start, end) : new Uint32Array(0);
+    this.stats.matches += ranges.length / 2;
+    this.fileMatches += ranges.length / 2;
+    if (ranges.length <= 2 * STREAMED_SUBMATCHES) {
+      const submatches = [];
+      for (let k = 0; k < ranges.length; k += 2) submatches.push(submatch(buf, start, ranges[k]!, ranges[k + 1]!));
+      this.record('match', line, buf, start, end, submatches);
+      return;
+    }
+    // Millions of matches in one line: the record is written as its submatches come, so no
+    // object (nor the whole record as one string) is made for each: the same bytes, in pieces.
+    const { terminator } = lineFields(buf, start, end);
+    const whole = `${JSON.stringify({ type: 'match', data: this.fields(line, buf, start, end, [], terminator) })}\n`;
+    const at = whole.indexOf(SUBMATCHES) + SUBMATCHES.length - 1; // just before the "]"
+    this.out.text(whole.slice(0, at));
+    let piece = '';
+    const ascii = isAscii(buf.subarray(start, end));
+    for (let k = 0; k < ranges.length; k += 2) {
+      const s = ranges[k]!;
+      const e = ranges[k + 1]!;
+      // (the fields as JSON.stringify writes them, without an object per match)
+      const b = ascii ? undefined : buf.subarray(start + s, start + e);
+      const match = b === undefined ? `{"text":${JSON.stringify(buf.toString('latin1', start + s, start + e))}}` : isUtf8(b) ? `{"text":${JSON.stringify(b.toString('utf8'))}}` : `{"bytes":"${b.toString('base64')}"}`;
+      piece += `${k === 0 ? '' : ','}{"match":${match},"start":${s},"end":${e}}`;
+      noteMatch();
+      if (piece.length >= 1 << 16) {
+        this.out.text(piece);
+        piece = '';
+      }
+    }
+    this.out.text(piece + whole.slice(at));
+  }
+
+  /** A record's `data`, its fields in the order every record has them. */
+  private fields(line: number, buf: Buffer, start: number, end: number, submatches: object[], terminator: unknown, extra: object = {}): object {
+    return { path: pathData(this.path), lines: data(buf.subarray(start, end)), line_number: line, ...(this.anchor ? { anchor: anchorField(this.anchor, buf, start, end).slice(1) } : {}), submatches, terminator, ...extra };
   }
 
   context(line: number, buf: Buffer, start: number, end: number): void {
@@ -87,10 +125,7 @@ export class JsonGrep implements MatchSink {
 
   private record(type: string, line: number, buf: Buffer, start: number, end: number, submatches: object[], extra: object = {}): void {
     const { terminator } = lineFields(buf, start, end);
-    writeRecord(this.out, {
-      type,
-      data: { path: pathData(this.path), lines: data(buf.subarray(start, end)), line_number: line, ...(this.anchor ? { anchor: anchorField(this.anchor, buf, start, end).slice(1) } : {}), submatches, terminator, ...extra },
-    });
+    writeRecord(this.out, { type, data: this.fields(line, buf, start, end, submatches, terminator, extra) });
   }
 
   /** A row the byte budget cut: its first bytes, no terminator, and `cut` with what was shown. */

@@ -10,8 +10,8 @@ import type { Output } from '../io/output.js';
 import { type AnchorFn, anchorField, endRow, type RowHasher } from './rows.js';
 import type { Style } from './style.js';
 
-/** Byte ranges of the matches in a line, relative to its start (undefined: none to show). */
-export type RangesFn = (buf: Buffer, start: number, end: number) => Array<[number, number]>;
+/** Byte ranges of the matches in a line, relative to its start, packed as pairs `[s0, e0, s1, e1, ...]`. */
+export type RangesFn = (buf: Buffer, start: number, end: number) => Uint32Array;
 
 export interface GrepPrinterOptions {
   /** print the path before each row */
@@ -86,7 +86,9 @@ export class TextGrep implements MatchSink {
     else {
       // Highlight on a terminal only: the escapes go around the line's own bytes.
       let at = start;
-      for (const [s, e] of ranges) {
+      for (let k = 0; k < ranges.length; k += 2) {
+        const s = ranges[k]!;
+        const e = ranges[k + 1]!;
         if (e === s) continue;
         this.out.bytes(buf, at, start + s);
         this.out.bytes(this.open);

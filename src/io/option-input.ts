@@ -30,8 +30,7 @@ export const OPTION_INPUT_MAX = 64 << 20;
  * Reads a whole input given to an option `what`: a regular file, or "-" for standard input
  * (refused when it is a terminal, except for `--from`, whose text may be typed).
  */
-export function readOptionInput(src: OptionSource, source: string, what: string): Buffer {
-  const max = OPTION_INPUT_MAX;
+export function readOptionInput(src: OptionSource, source: string, what: string, max = OPTION_INPUT_MAX): Buffer {
   if (source === '-') {
     if (src.stdinIsTTY && what !== '--from') {
       throw new LinewiseError('usage', `${what} -: standard input is a terminal; pipe the rows in or name a file`);
@@ -60,7 +59,7 @@ export function readOptionInput(src: OptionSource, source: string, what: string)
 }
 
 function tooLarge(what: string, source: string, max: number): LinewiseError {
-  const advice = what === '--from' ? 'edit the file in several calls' : 'split the rows into several calls (each call is all or nothing)';
+  const advice = what === '--from' ? 'edit the file in several calls' : what === 'PATCH' ? 'split the patch into several' : 'split the rows into several calls (each call is all or nothing)';
   return new LinewiseError('too-large', `${what} holds more than ${max >> 20} MiB, more than one edit may bring; ${advice}`, source);
 }
 

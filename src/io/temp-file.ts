@@ -118,6 +118,33 @@ export class TempFile {
 
   /** Flushes to disk with the target's owner (where permitted) and mode, and closes. */
   seal(): void {
+    const fd = this.ownAndMode();
+    try {
+      fs.fsyncSync(fd);
+    } catch (e) {
+      throw fileError(e, this.target.given);
+    } finally {
+      this.close();
+    }
+  }
+
+  /**
+   * {@link seal} with the flush to disk on libuv's thread pool, so the flushes of several files
+   * overlap (a patch of many files waits for them together, not one after another).
+   */
+  async sealAsync(): Promise<void> {
+    const fd = this.ownAndMode();
+    try {
+      await new Promise<void>((resolve, reject) => fs.fsync(fd, (e) => (e ? reject(e) : resolve())));
+    } catch (e) {
+      throw fileError(e, this.target.given);
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Writes out the buffer and gives the file the target's owner (where permitted) and mode; its descriptor. */
+  private ownAndMode(): number {
     this.flush();
     const fd = this.fd!;
     const st = this.target.stat;
@@ -130,12 +157,11 @@ export class TempFile {
         if (code !== 'EPERM' && code !== 'EINVAL') throw e; // not permitted: the new file is ours
       }
       fs.fchmodSync(fd, Number(st.mode & 0o7777n));
-      fs.fsyncSync(fd);
     } catch (e) {
-      throw fileError(e, this.target.given);
-    } finally {
       this.close();
+      throw fileError(e, this.target.given);
     }
+    return fd;
   }
 
   private close(): void {

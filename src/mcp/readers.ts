@@ -12,6 +12,7 @@ import { mcpWords } from '../surface/words.js';
 import type { ToolOutput } from './result.js';
 import type { Roots } from './roots.js';
 import { BOUNDS } from './tools.js';
+import { rowBytes } from './bounds.js';
 
 /** Rows to both printers. */
 class BothRows implements RowSink {
@@ -51,7 +52,7 @@ export interface ReadArgs {
 /** Runs read_lines; `a.path` is checked already, and the file is checked again once opened. */
 export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
-  const maxBytes = a.max_bytes ?? BOUNDS.maxBytes;
+  const maxBytes = rowBytes(a.max_bytes);
   const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, ...(a.from_byte !== undefined ? { fromByte: a.from_byte } : {}), cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, readlinesRecord(r));
@@ -74,9 +75,9 @@ export interface PageArgs {
 export async function pageTool(out: ToolOutput, a: PageArgs, roots: Roots): Promise<void> {
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
   const window = a.last === undefined ? { offset: a.offset ?? 0, limit: a.limit ?? BOUNDS.pageLimit } : { last: a.last, ...(a.offset !== undefined ? { offset: a.offset } : {}), ...(a.limit !== undefined ? { limit: a.limit } : {}) };
-  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: a.max_bytes ?? BOUNDS.maxBytes, ...(a.from_byte !== undefined ? { fromByte: a.from_byte } : {}), cwd: roots.cwd, confine: roots });
+  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes: rowBytes(a.max_bytes), ...(a.from_byte !== undefined ? { fromByte: a.from_byte } : {}), cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, pageRecord(r));
-  const footer = pageFooterOf(r, a.encoding, mcpWords('page'), a.max_bytes ?? BOUNDS.maxBytes);
+  const footer = pageFooterOf(r, a.encoding, mcpWords('page'), rowBytes(a.max_bytes));
   if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
 }

@@ -38,13 +38,13 @@ export function inputSchema(params: Params): { type: 'object'; properties: Recor
 /** A call's arguments, checked against `params`: unknown names and wrong types are refused. */
 export function checkArgs(tool: string, params: Params, args: unknown): Record<string, unknown> {
   const given = v.options<Record<string, unknown>>(args, 'arguments');
-  const unknown = Object.keys(given).filter((k) => !(k in params));
+  const unknown = Object.keys(given).filter((k) => !Object.hasOwn(params, k));
   if (unknown.length > 0) {
     throw new LinewiseError('usage', `${tool} has no argument ${unknown.map((k) => `"${k}"`).join(', ')}; its arguments are ${Object.keys(params).join(', ')}`);
   }
   const out: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(params)) {
-    const value = given[name];
+    const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (value === undefined || value === null) {
       if (p.required) throw new LinewiseError('usage', `${tool} needs "${name}": ${p.description}`);
       continue;

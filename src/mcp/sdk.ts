@@ -2,5 +2,6 @@
 // SDK into dist/mcp-sdk.js, which only `linewise mcp` loads (server.ts imports it with import()).
 
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
-export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-export { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+export { CallToolRequestSchema, JSONRPCMessageSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+export type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

@@ -14,7 +14,8 @@ import { anchorOf } from '../engine/results.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
 import { mcpWords } from '../surface/words.js';
 import { ToolOutput, type ToolResult } from './result.js';
-import { BOUNDS } from './tools.js';
+import { SERVER_BOUNDS as BOUNDS } from '../surface/options.js';
+import { rowBytes, searchTimedOut } from './bounds.js';
 import type { Roots } from './roots.js';
 import { digestOf, type Warm } from './warm.js';
 
@@ -46,6 +47,8 @@ export interface GrepArgs {
 class BothReporters implements GrepReporter {
   /** the files searched to their end with no line selected */
   readonly none: string[] = [];
+  /** the search was cut by its deadline: the call fails with this (in the tool's words) */
+  timedOut: LinewiseError | undefined;
 
   constructor(
     readonly text: PrintingGrepReporter,
@@ -85,7 +88,8 @@ class BothReporters implements GrepReporter {
     this.json.restRow(kind, l, from, b, s, e);
   }
   error(e: LinewiseError, d: string | undefined): void {
-    this.text.error(e, d);
+    if (e.code === 'timeout') this.timedOut = searchTimedOut(e);
+    else this.text.error(e, d);
   }
   note(m: string, d: string | undefined): void {
     this.text.note(m, d);
@@ -166,7 +170,7 @@ async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal 
       wordRegexp: a.word,
       context: a.context,
       maxRows: a.max_rows ?? BOUNDS.grepRows,
-      maxBytes: a.max_bytes ?? BOUNDS.maxBytes,
+      maxBytes: rowBytes(a.max_bytes),
       bufferSize: CANCEL_BLOCK,
       after: a.after,
       encoding: a.encoding,
@@ -177,6 +181,7 @@ async function search(a: GrepArgs, i: Inputs, roots: Roots, signal: AbortSignal 
       ...(signal ? { signal } : {}),
     });
   } else reporter.begin({ withPath: i.multi, ranges: undefined });
+  if (reporter.timedOut) return { result: out.failed(reporter.timedOut), opened, skip, complete: false };
   if (!summary.complete) return { result: out.done(summary.status), opened, skip, complete: false };
   // Files passed over were searched before and held no match: reported as such (JSON counts them).
   for (const t of passed) {

@@ -11,9 +11,12 @@ import { pageTool, readLinesTool, type PageArgs, type ReadArgs } from './readers
 import { ToolOutput, type ToolResult } from './result.js';
 import { Roots } from './roots.js';
 import { checkArgs } from './schema.js';
-import { type GrepArgs, grepTool } from './search.js';
+import type { GrepArgs } from './search.js';
 import { listed, type ToolName, type ToolSpec, TOOLS } from './tools.js';
-import { Warm } from './warm.js';
+import { boundedAnswer, withinAnswer } from './bounds.js';
+import { screenCall } from './screen.js';
+import { SearchThreads } from './search-threads.js';
+import { LineTransport } from './stdio.js';
 
 export interface ServeOptions {
   /** --root: the directories served; none: the client's roots if it offers them, else `cwd` */
@@ -37,10 +40,13 @@ const INSTRUCTIONS =
 
 /** Serves until the client closes standard input (status 0) or `signal` fires. */
 export async function serve(o: ServeOptions): Promise<ExitCode> {
-  const sdk = await import('./sdk.js');
   const roots = new Roots(o.roots.length > 0 ? o.roots : [o.cwd], o.cwd);
+  // the first search thread loads its modules while the SDK loads here
+  const searches = new SearchThreads(roots, o.cacheMib, o.log);
+  searches.warmUp();
+  const sdk = await import('./sdk.js');
   const tools = new Map(TOOLS.filter((t) => !(o.readOnly && t.writes)).map((t) => [t.name, t]));
-  const calls = new Calls(roots, new Warm(o.cacheMib, roots), testPause(process.env.LINEWISE_MCP_TEST_PAUSE));
+  const calls = new Calls(roots, searches, testPause(process.env.LINEWISE_MCP_TEST_PAUSE));
   const server = new sdk.Server({ name: 'linewise', version: o.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
 
   // The client's roots, when it has some and --root did not say: calls wait until they are known.
@@ -80,25 +86,33 @@ export async function serve(o: ServeOptions): Promise<ExitCode> {
         const why = o.readOnly && TOOLS.some((t) => t.name === name) ? 'the server is read-only (--read-only)' : `the tools are ${[...tools.keys()].join(', ')}`;
         throw new LinewiseError('usage', `no tool "${name}": ${why}`);
       }
-      return await calls.run(tool, checkArgs(tool.name, tool.params, args), out, signal);
+      return await withinAnswer(tool.name, checkArgs(tool.name, tool.params, args), (a, fresh) => calls.run(tool, a, fresh ? new ToolOutput() : out, signal));
     } catch (e) {
       if (e instanceof Interrupted && signal.aborted) o.log(`mcp: ${name}: cancelled by the client; stopped`);
-      return out.failed(e);
+      return boundedAnswer(out.failed(e));
     }
   };
 
-  const transport = new sdk.StdioServerTransport();
+  // Our own transport (stdio.ts): the SDK's ends the server on a request over 10 MiB.
+  const transport = new LineTransport({
+    input: process.stdin,
+    output: process.stdout,
+    parse: (v) => {
+      const r = sdk.JSONRPCMessageSchema.safeParse(v);
+      return r.success ? r.data : undefined;
+    },
+    screen: screenCall,
+  });
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });
   server.onerror = (e) => o.log(`mcp: ${e.message}`);
   await server.connect(transport);
-  // The SDK's transport does not end with its input: the client closing stdin ends the server.
-  process.stdin.once('end', () => void server.close());
   process.stdout.on('error', () => void server.close()); // the client went away (EPIPE)
   o.signal?.addEventListener('abort', () => void server.close(), { once: true });
   await closed;
   await Promise.allSettled([...inFlight]);
+  searches.close();
   return Exit.ok;
 }
 
@@ -126,7 +140,7 @@ class Calls {
 
   constructor(
     private readonly roots: Roots,
-    private readonly warm: Warm,
+    private readonly searches: SearchThreads,
     /** after a call's paths are checked (see testPause) */
     private readonly checked: () => Promise<void>,
   ) {}
@@ -151,7 +165,7 @@ class Calls {
         const a = args as unknown as GrepArgs;
         const paths = (a.paths ?? []).map((p) => this.roots.checkInput(p, 'paths', true));
         await this.checked();
-        return grepTool(a, paths, this.roots, signal, this.warm);
+        return this.searches.grep(a, paths, this.roots, signal);
       }
       default: {
         const a = args as unknown as EditArgs;

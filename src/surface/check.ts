@@ -5,7 +5,7 @@
 import { LinewiseError, quoted } from '../core/errors.js';
 import { parseCount } from '../core/ranges.js';
 import type { ArgSpec, CommandSpec, OptionSpec, ToolSpec } from './types.js';
-import { type Dialect, nameIn } from './words.js';
+import { type Dialect, nameIn, render } from './words.js';
 
 /** A declared value a caller may give: an option, an argument, or a tool's own argument. */
 export type Declared = (OptionSpec | ArgSpec) & { readonly required?: boolean; readonly schema?: Readonly<Record<string, unknown>> };
@@ -81,15 +81,24 @@ export function checkGiven(cmd: CommandSpec, declared: readonly Declared[], give
   for (const d of declared) {
     if (d.required && out[d.key] === undefined) throw new LinewiseError('usage', `${how.what} needs "${nameIn(d, how.dialect)}": ${how.dialect === 'mcp' ? (d.mcpHelp ?? d.help) : d.help}`);
   }
-  for (const [a, others] of cmd.conflicts) {
-    if (out[a] === undefined || out[a] === false) continue;
-    for (const b of others) {
-      if (out[b] === undefined || out[b] === false) continue;
-      const name = (k: string) => nameIn(declared.find((d) => d.key === k) ?? cmd.options.find((o) => o.key === k)!, how.dialect);
-      throw new LinewiseError('usage', `give ${name(a)} or ${name(b)}, not both`);
-    }
+  const name = (k: string) => nameIn(declared.find((d) => d.key === k) ?? cmd.options.find((o) => o.key === k)!, how.dialect);
+  const clash = conflictIn(cmd, out);
+  if (clash !== undefined) {
+    const [a, b, message] = clash;
+    throw new LinewiseError('usage', message !== undefined ? render(message, cmd, how.dialect) : `give ${name(a)} or ${name(b)}, not both`);
   }
   return out;
+}
+
+/** The first declared conflict that `given` (by key) holds both sides of: the pair and its message. */
+export function conflictIn(cmd: CommandSpec, given: Readonly<Record<string, unknown>>): [string, string, string?] | undefined {
+  const set = (k: string) => given[k] !== undefined && given[k] !== false;
+  for (const [a, others, message] of cmd.conflicts) {
+    if (!set(a)) continue;
+    const b = others.find(set);
+    if (b !== undefined) return [a, b, message];
+  }
+  return undefined;
 }
 
 /** The library's options for `cmd`: the declared ones checked, defaults applied; others passed through. */

@@ -185,6 +185,7 @@ const replace: CommandSpec = {
     { key: 'path', cli: '[file]', kind: 'string', mcp: 'path', help: 'the file to edit (not -); optional with path rows', mcpHelp: 'the file, relative to the first root' },
     { key: 'start', cli: '[start]', kind: 'integer', mcp: 'start', min: 1, help: 'first line replaced (1-based)', mcpHelp: 'the first line replaced (1-based)' },
     { key: 'end', cli: '[end]', kind: 'integer', mcp: 'end', min: 0, help: 'last line replaced (default START; START - 1 to insert)', mcpHelp: 'the last line replaced (default start; start - 1 inserts before start)' },
+    { key: 'more', cli: '[more...]', kind: 'strings', help: 'with {old} or {edits}: more files (or globs) edited the same way, all or none' },
   ],
   options: [
     { key: 'text', kind: 'string', cli: '--text <text>', mcp: 'text', help: 'the new text (a final newline is optional)', mcpHelp: 'the new lines (a final newline is optional); "" deletes' },
@@ -218,7 +219,31 @@ const replace: CommandSpec = {
   ],
   conflicts: [
     ['dryRun', ['receipt']],
-    ['delete', ['text', 'from']],
+    ['delete', ['text', 'from'], 'give the new text once: {text}, {from} or {delete}'],
+  ],
+};
+
+const patch: CommandSpec = {
+  name: 'patch',
+  summary: 'apply a unified diff or an apply_patch envelope, exactly and all or nothing',
+  description:
+    'Apply a patch read from PATCH (or standard input: - or none) to the files under {directory}: a unified diff (git diff, diff -u, diff -ruN: several files, new, deleted, renamed and copied files, mode changes, "\\ No newline at end of file") or an apply_patch envelope ("*** Begin Patch" ... "*** End Patch"). Lines match whatever their terminators, and added lines take the terminators around them. Every hunk of every file is located before anything is written: a hunk that fits nowhere, or at two equally near places, writes nothing (exit 3) and says where its lines nearly are. A hunk whose result is already there is skipped, so running a patch twice is harmless (exit 0, nothing written). Paths that climb out of the directory are refused (exit 2).',
+  args: [{ key: 'patch', cli: '[patch]', kind: 'string', help: 'the patch file (- or none: standard input)' }],
+  options: [
+    { key: 'directory', kind: 'string', cli: '-d, --directory <dir>', help: "the directory the patch's paths start from (default: the current directory); nothing outside it is read or written" },
+    { key: 'strip', kind: 'integer', cli: '-p, --strip <n>', min: 0, help: "leading path components cut from a unified diff's names, as patch -pN and git apply -pN (default: git's a/ and b/ when the names carry them, else none)" },
+    { key: 'reverse', kind: 'boolean', cli: '-R, --reverse', help: 'undo the patch: added lines are removed and removed lines put back' },
+    { key: 'check', kind: 'boolean', cli: '--check', help: 'locate every hunk and write nothing: the exit status says whether the patch applies (0; already applied counts), and why not' },
+    { ...o.dryRun, mcp: undefined, help: 'print the unified diff of what would change; write nothing' },
+    { key: 'receipt', kind: 'boolean', cli: '--receipt', help: 'after the write, print the rows of each changed region as they now are (2 lines of context) and how the numbering moved, as replace --receipt' },
+    { ...o.json, help: 'JSON Lines: a record per hunk (status applied or already, offset, whitespace, line numbers), a record per file, then a summary' },
+    { key: 'ignoreWhitespace', kind: 'boolean', cli: '--ignore-whitespace', help: "when a hunk's lines are not there exactly, match runs of spaces and tabs as one (and none at either end); each hunk matched so is reported" },
+    { ...o.encoding, mcp: undefined, help: "decode the files from NAME (latin1, windows-1252, shift_jis, ...) and encode them back; the patch is read as UTF-8 then" },
+    o.color,
+  ],
+  conflicts: [
+    ['check', ['dryRun', 'receipt']],
+    ['dryRun', ['receipt']],
   ],
 };
 
@@ -259,9 +284,9 @@ const encodings: CommandSpec = {
 };
 
 /** Every command, in the order --help lists them. */
-export const COMMANDS: readonly CommandSpec[] = [readlines, page, replace, grep, mcp, encodings];
+export const COMMANDS: readonly CommandSpec[] = [readlines, page, replace, patch, grep, mcp, encodings];
 
-export type CommandName = 'readlines' | 'page' | 'replace' | 'grep' | 'mcp' | 'encodings';
+export type CommandName = 'readlines' | 'page' | 'replace' | 'patch' | 'grep' | 'mcp' | 'encodings';
 
 /** The declaration of one command. */
 export function command(name: CommandName): CommandSpec {

@@ -112,6 +112,31 @@ Line endings (--eol):
 
 Writes are atomic: a temporary file beside the target, flushed, renamed over it; mode, owner
 and symbolic links kept.`,
+  patch: `
+Examples:
+  $ git diff main -- src | linewise patch              a unified diff from standard input
+  $ linewise patch fix.patch                             from a file; paths as git writes them (a/ b/)
+  $ linewise patch fix.patch --check                     does it apply? (exit 0: yes, or already applied)
+  $ linewise patch fix.patch --dry-run                   the unified diff of what would change
+  $ linewise patch fix.patch -R                          undo it (--reverse)
+  $ diff -ruN old new | linewise patch -p 1 -d project   cut one path component (--strip); in project (--directory)
+  $ linewise patch fix.patch --json                      a record per hunk: applied or already, offset, lines
+  $ linewise patch fix.patch --receipt                   the changed rows as they now are
+  $ linewise patch fix.patch --ignore-whitespace         if a hunk's lines differ only in spaces (reported)
+  $ linewise patch legacy.patch --encoding latin1 --color never   files in latin1, the patch in UTF-8
+  $ linewise patch - <<'EOF'                             an apply_patch envelope
+  *** Begin Patch
+  *** Update File: app.py
+  @@ def main():
+  -    print("hi")
+  +    print("hello")
+  *** End Patch
+  EOF
+
+Lines match whatever their terminators (an LF patch applies to a CRLF file, which stays CRLF).
+A hunk whose result is there already is skipped: a patch run twice writes nothing the second time.
+A hunk that fits nowhere, or at two places equally near, writes nothing in any file (exit 3):
+  linewise: app.py: hunk @@ -10,4 +10,4 @@ (patch line 3) does not apply: its 4 old lines are not in the file; nearest: line 12, where 3 of its 4 old lines match (...)`,
   grep: `
 Examples:
   $ linewise grep 'ta$' notes.txt           rows "<n><TAB><line>"; $ matches before \\r\\n too

@@ -58,8 +58,12 @@ export interface CommandSpec {
   readonly description: string;
   readonly args: readonly ArgSpec[];
   readonly options: readonly OptionSpec[];
-  /** option keys that cannot be given together: each pair refused, on every surface */
-  readonly conflicts: readonly (readonly [string, readonly string[]])[];
+  /**
+   * option keys that cannot be given together: each pair refused, on every surface; a third
+   * element is the message (with `{key}` names, rendered in each surface's words), else
+   * commander's on the command line and "give A or B, not both" elsewhere
+   */
+  readonly conflicts: readonly (readonly [string, readonly string[], string?])[];
   /** pairs of flags where the last one given wins (grep's -H and -h, as in grep and rg) */
   readonly lastWins?: readonly (readonly [string, string])[];
 }

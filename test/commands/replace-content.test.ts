@@ -101,7 +101,8 @@ describe('replace FILE --old TEXT --new TEXT', () => {
     const c = await run(['replace', f, '--old', 'CALL(a,  b)', '--new', 'x']);
     expect([c.status, esc(c.stdout)]).toEqual([3, '2\\t    call(a,  b);\\r\\n']);
     expect(c.stderr).toMatch(/differs from it only in case/);
-    const none = await run(['replace', f, '--old', 'nowhere', '--new', 'x']);
+    // (a new text that is not in the file either: one that is, once, would read as applied)
+    const none = await run(['replace', f, '--old', 'nowhere', '--new', 'elsewhere']);
     expect([none.status, none.stdout.length]).toEqual([3, 0]);
     expect(none.stderr).toMatch(/the old text is not in the file; nothing was written/);
   });

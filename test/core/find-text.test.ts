@@ -2,7 +2,9 @@
 // simple way (the whole text in memory), over every way the scanner may cut the file into reads.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normaliseText, type Occurrence, TextFinder } from '../../src/core/find-text.js';
+import { normaliseText, type Occurrence, TextFinder, TextSearch } from '../../src/core/find-text.js';
+import { AppliedTally } from '../../src/core/text-applied.js';
+import { AhoCorasick, KmpMatcher, MANY_NEEDLES } from '../../src/core/text-matchers.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { NearFinder } from '../../src/core/near-text.js';
 import { spliceRanges } from '../../src/core/splice.js';
@@ -72,6 +74,87 @@ describe('TextFinder', () => {
     new LineScanner(chunkedReader(data)).scanBlocks((b, s, e, ends) => f.block(b, s, e, ends));
     f.finish();
     expect([f.count, f.found.length]).toEqual([3, 2]);
+  });
+});
+
+describe('TextSearch', () => {
+  /** Every needle's occurrences, found in one pass. */
+  function findAll(data: Buffer, needles: Buffer[], sizes: number[], bufferSize: number): Occurrence[][] {
+    const scanner = new LineScanner(chunkedReader(data, sizes), bufferSize);
+    const out: Occurrence[][] = needles.map(() => []);
+    const search: TextSearch = new TextSearch(needles.map(normaliseText), (m) => out[m.needle]!.push(search.position(m)));
+    scanner.scanBlocks((buf, start, end, ends) => search.block(buf, start, end, ends));
+    search.finish();
+    return out;
+  }
+
+  it('finds each of many needles (one Aho-Corasick pass) as an in-memory search finds it', () => {
+    fc.assert(
+      fc.property(text, fc.array(needle, { minLength: MANY_NEEDLES + 1, maxLength: MANY_NEEDLES + 6 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 16, max: 24 }), (data, ns, sizes, size) => {
+        expect(findAll(data, ns, sizes, size)).toEqual(ns.map((n) => reference(data, normaliseText(n))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds a long self-overlapping needle at every place, across reads, in one pass', () => {
+    // 80 "y" in 160 "y" over lines of 7: every offset is an occurrence (the quadratic case of issue 22)
+    const data = Buffer.from(('y'.repeat(7) + '\n').repeat(20));
+    const n = Buffer.from(('y'.repeat(7) + '\n').repeat(10));
+    for (const size of [16, 19, 64]) expect(findAll(data, [n], [5, 11], size)[0]).toEqual(reference(data, n));
+  });
+
+  it('KMP and Aho-Corasick agree with indexOf on periodic text, fed in pieces', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b'), { maxLength: 200 }), fc.array(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 17 }), (t, ns, piece) => {
+        const hay = Buffer.from(t.join(''));
+        const needles = ns.map((n) => Buffer.from(n.join('')));
+        const expected = needles.map((n) => {
+          const ends: number[] = [];
+          for (let i = hay.indexOf(n); i !== -1; i = hay.indexOf(n, i + 1)) ends.push(i + n.length);
+          return ends;
+        });
+        const got = needles.map(() => [] as number[]);
+        const matchers = [new AhoCorasick(needles), ...needles.map((n, k) => new KmpMatcher(n, k))];
+        const viaKmp = needles.map(() => [] as number[]);
+        for (let at = 0; at < hay.length; at += piece) {
+          const block = Buffer.from(hay.subarray(at, at + piece));
+          matchers[0]!.feed(block, at, (k, e) => got[k]!.push(e));
+          for (const m of matchers.slice(1)) m.feed(block, at, (k, e) => viaKmp[k]!.push(e));
+        }
+        expect(got).toEqual(expected);
+        expect(viaKmp).toEqual(expected);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('AppliedTally', () => {
+  /** The tally of old text `o` and new text `n` over `data`, searched in reads of `piece` bytes. */
+  function tally(data: string, o: string, n: string, piece: number): AppliedTally {
+    const old = Buffer.from(o);
+    const neu = Buffer.from(n);
+    const t = new AppliedTally(old.length, neu.length, neu.includes(old), Infinity);
+    const search: TextSearch = new TextSearch([old, neu], (m) => (m.needle === 0 ? t.old(m, search) : t.new(m, search)));
+    new LineScanner(chunkedReader(Buffer.from(data), [piece]), 16).scanBlocks((buf, start, end, ends) => {
+      search.block(buf, start, end, ends);
+      t.settle(search.fed);
+    });
+    search.finish();
+    t.settle(Infinity);
+    return t;
+  }
+
+  it('an old text inside its new text is applied, one outside is live, however the file is read', () => {
+    const data = 'foo(); bar()\nfoo()\nx foo(); bar() foo()\n';
+    for (const piece of [1, 3, 7, 64]) {
+      const t = tally(data, 'foo()', 'foo(); bar()', piece);
+      expect([t.liveCount, t.appliedCount, t.newCount, t.live.map((l) => [l.start.line, l.start.col])]).toEqual([2, 2, 2, [[2, 0], [3, 15]]]);
+    }
+    // the new text does not hold the old one: every old occurrence is live
+    const plain = tally('a\nb\na\n', 'a', 'b', 2);
+    expect([plain.liveCount, plain.appliedCount, plain.newCount]).toEqual([2, 0, 1]);
   });
 });
 

@@ -22,6 +22,8 @@ export interface Session {
   call(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<Result>;
   /** what the server wrote on stderr so far */
   stderr(): string;
+  /** the server's process id */
+  pid: number | null;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function connect(args: string[], cwd: string, capabilities: Constru
       return { texts: r.content.map((c) => c.text), records: s.records, status: s.status, isError: r.isError === true, ...(s.error ? { error: s.error } : {}) };
     },
     stderr: () => err,
+    pid: transport.pid,
     close: () => client.close(),
   };
 }

@@ -34,7 +34,7 @@ describe('the package entry', () => {
     const [data, error] = r.stdout.split('\n');
     expect(JSON.parse(data!)).toEqual({
       resolved: true,
-      exports: ['Exit', 'LinewiseError', 'MAX_LINE_BYTES', 'StaleEditError', 'TextNotFoundError', 'anchorOf', 'applyEdits', 'createFile', 'grep', 'loadEncoding', 'page', 'readLines', 'replace', 'replaceRows', 'replaceText'],
+      exports: ['Exit', 'LinewiseError', 'MAX_LINE_BYTES', 'PatchFailedError', 'StaleEditError', 'TextNotFoundError', 'anchorOf', 'applyEdits', 'applyPatch', 'createFile', 'grep', 'loadEncoding', 'page', 'readLines', 'replace', 'replaceRows', 'replaceText'],
       version: JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).version,
       lines: [
         [3, 'three\r\n', 'three', '\r\n', 'fixtures/mixed.txt'],

@@ -88,9 +88,20 @@ describe('a content edit changes no byte outside its old text, and writes its ne
       const r = await run(['replace', 'f', ...args], { cwd: t.dir });
       expect([r.status, r.stderr]).toEqual([0, '']);
       expect(bytes('f')).toBe(esc(after));
+      await rerunWritesNothing(['replace', 'f', ...args]);
     });
   }
 });
+
+/** Issue 24: the same edit run again on its own result exits 0, says so, and leaves the file as it is (bytes, inode, mtime). */
+async function rerunWritesNothing(args: string[], name = 'f'): Promise<void> {
+  const f = path.join(t.dir, name);
+  const stamp = () => [fs.readFileSync(f).toString('latin1'), fs.statSync(f).ino, fs.statSync(f).mtimeMs];
+  const before = stamp();
+  const again = await run(args, { cwd: t.dir });
+  expect([again.status, again.stderr]).toEqual([0, `linewise: ${name}: already applied: the lines already hold the new text; nothing was written\n`]);
+  expect(stamp()).toEqual(before);
+}
 
 describe('no edit path writes a decoded guess into a line that is not UTF-8', () => {
   const guess = /is not valid UTF-8, so the file is in an encoding linewise was not told, and it would (start right after byte 0x83|replace bytes that are not ASCII|write bytes that are not ASCII)/;
@@ -110,6 +121,7 @@ describe('no edit path writes a decoded guess into a line that is not UTF-8', ()
     let r = await run(['replace', 'sj', '--old', '= A', '--new', '= B'], { cwd: t.dir });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(bytes('sj')).toBe('\\x83A = B\\r\\n');
+    await rerunWritesNothing(['replace', 'sj', '--old', '= A', '--new', '= B'], 'sj');
     r = await run(['replace', 'sj', '--old', 'B', '--new', 'C', '--encoding', 'shift_jis'], { cwd: t.dir });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(bytes('sj')).toBe('\\x83A = C\\r\\n');
@@ -136,5 +148,6 @@ describe('no edit path writes a decoded guess into a line that is not UTF-8', ()
     const r = await run(['replace', 'f', '--old', 'x', '--new', 'y'], { cwd: t.dir });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(bytes('f')).toBe('\\xe9 caf\\xe9 y\\n');
+    await rerunWritesNothing(['replace', 'f', '--old', 'x', '--new', 'y']);
   });
 });

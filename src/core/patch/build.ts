@@ -1,0 +1,128 @@
+// One file's new content from its located hunks: untouched lines and kept lines are the file's own
+// bytes; removed lines go; added lines take the terminator of the lines around them (as
+// `replace --eol auto` gives new text), and the file's last line ends as the patch says.
+
+import type { Terminator } from '../terminators.js';
+import { TERMINATOR_BYTES, terminatorOf } from '../terminators.js';
+import type { Hunk } from './types.js';
+
+/** A hunk to apply at `at` (the index of the first old line it covers). */
+export interface Applied {
+  hunk: Hunk;
+  at: number;
+  /** old lines it covers */
+  length: number;
+}
+
+/** Where each applied hunk's lines landed, for reports: 1-based, in the old and the new numbering. */
+export interface Landed {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+}
+
+/** The new content (as pieces, in order) and where each hunk landed. */
+export interface Built {
+  pieces: Buffer[];
+  landed: Landed[];
+  linesAfter: number;
+}
+
+/** The style new lines take where nothing nearer says: the file's most frequent terminator (LF if none). */
+export function dominantEnding(raw: readonly Buffer[], fallback: Terminator = '\n'): Terminator {
+  let crlf = 0;
+  let lf = 0;
+  for (const l of raw) {
+    const t = terminatorOf(l);
+    if (t === '\r\n') crlf++;
+    else if (t === '\n') lf++;
+  }
+  return crlf > lf ? '\r\n' : lf > 0 ? '\n' : fallback;
+}
+
+/**
+ * Builds the file's new content: `raw` its lines (terminators included), `hunks` sorted by place
+ * and not overlapping. Hunks found already applied are not passed.
+ */
+export function buildContent(raw: readonly Buffer[], hunks: readonly Applied[]): Built {
+  const pieces: Buffer[] = [];
+  const landed: Landed[] = [];
+  // an empty file has no style of its own: the patch's lines give it
+  const dominant = dominantEnding(raw, hunks.some((h) => h.hunk.lines.some((l) => l.op === '+' && l.crlf)) ? '\r\n' : '\n');
+  const n = raw.length;
+  const lastEnding = n === 0 ? '\n' : terminatorOf(raw[n - 1]!);
+  let written = 0; // lines written so far
+  let open = false; // the last piece written ends without a terminator
+  const put = (b: Buffer) => {
+    if (b.length === 0) return;
+    // a line without a terminator (the file's last) that is no longer last gets one
+    if (open) pieces.push(TERMINATOR_BYTES[dominant]);
+    pieces.push(b);
+    open = b[b.length - 1] !== 10;
+  };
+  let next = 0; // the next file line not yet written
+  for (const { hunk, at, length } of hunks) {
+    // untouched lines before the hunk: one piece each (no copy)
+    for (; next < at; next++, written++) put(raw[next]!);
+    const newStart = written + 1;
+    let i = at;
+    const lines = hunk.lines;
+    let added = 0;
+    let lastKept = lines.length - 1; // the hunk's last line on the new side
+    while (lastKept >= 0 && lines[lastKept]!.op === '-') lastKept--;
+    for (let k = 0; k < lines.length; ) {
+      const l = lines[k]!;
+      if (l.op === ' ') {
+        put(raw[i]!);
+        i++;
+        written++;
+        added++;
+        k++;
+        continue;
+      }
+      // a block of changes: its removed lines, then its added ones
+      const removed: Terminator[] = [];
+      let j = k;
+      for (; j < lines.length && lines[j]!.op !== ' '; j++) if (lines[j]!.op === '-') removed.push(terminatorOf(raw[i + removed.length]!));
+      const before: Terminator = i > 0 ? terminatorOf(raw[i - 1]!) : '';
+      i += removed.length;
+      const after: Terminator = i < n ? terminatorOf(raw[i]!) : '';
+      const around = (t: Terminator | undefined): Terminator | undefined => (t === '' ? undefined : t);
+      let m = 0;
+      for (; k < j; k++) {
+        const a = lines[k]!;
+        if (a.op !== '+') continue;
+        let eol: Terminator = around(removed[m]) ?? around(removed[removed.length - 1]) ?? around(before) ?? around(after) ?? dominant;
+        m++;
+        // the file's new last line: ends as the patch says (or as the old last line did)
+        const last = i === n && k === lastKept;
+        if (last) {
+          if (hunk.newNoNewline) eol = '';
+          else if (!hunk.oldNoNewline && lastEnding === '' && (removed.length > 0 || at + length === n)) eol = '';
+        }
+        put(Buffer.concat([a.body.length > 0 && a.body[a.body.length - 1] === 13 ? a.body.subarray(0, -1) : a.body, TERMINATOR_BYTES[eol]]));
+        written++;
+        added++;
+      }
+    }
+    next = at + length;
+    landed.push({ oldStart: length === 0 ? at : at + 1, oldLines: length, newStart: added === 0 ? newStart - 1 : newStart, newLines: added });
+  }
+  for (; next < n; next++, written++) put(raw[next]!);
+  return { pieces, landed, linesAfter: written };
+}
+
+/** A new file's content: each added line with the ending it has in the patch; the last without one when marked so. */
+export function newFileContent(hunks: readonly Hunk[]): Buffer {
+  const pieces: Buffer[] = [];
+  for (const h of hunks) {
+    const added = h.lines.filter((l) => l.op !== '-');
+    added.forEach((l, k) => {
+      pieces.push(l.body);
+      const last = h === hunks[hunks.length - 1] && k === added.length - 1;
+      if (!(last && h.newNoNewline)) pieces.push(TERMINATOR_BYTES[l.crlf ? '\r\n' : '\n']);
+    });
+  }
+  return Buffer.concat(pieces);
+}

@@ -1,0 +1,270 @@
+// Where each hunk of one file goes: at its stated line when its kept and removed lines are there,
+// else at the nearest place where they all are (the offset reported); "already applied" when its
+// kept and added lines are there instead; refused when two places are equally near, or none.
+// Lines are compared without their terminators, so an LF patch finds a CRLF file's lines.
+
+import { terminatorLength } from '../terminators.js';
+import type { Hunk, HunkLine } from './types.js';
+
+/** A file's lines as the locator compares them. */
+export class FileLines {
+  /** each line's bytes, terminator included */
+  readonly raw: Buffer[];
+  private readonly keys: string[];
+  private loose: string[] | undefined;
+
+  constructor(raw: Buffer[]) {
+    this.raw = raw;
+    this.keys = raw.map((l) => keyOf(l.subarray(0, l.length - terminatorLength(l, 0, l.length))));
+  }
+
+  get length(): number {
+    return this.keys.length;
+  }
+
+  key(i: number, whitespace: boolean): string {
+    if (!whitespace) return this.keys[i]!;
+    this.loose ??= this.keys.map(looseKey);
+    return this.loose[i]!;
+  }
+}
+
+/** A line's bytes as compared: latin1 (one char a byte), a last "\r" dropped. */
+export function keyOf(body: Buffer): string {
+  const end = body.length > 0 && body[body.length - 1] === 13 ? body.length - 1 : body.length;
+  return body.toString('latin1', 0, end);
+}
+
+/** --ignore-whitespace: runs of spaces and tabs count as one space, and none at either end. */
+export function looseKey(key: string): string {
+  return key.replace(/[ \t\f\v]+/g, ' ').trim();
+}
+
+/** Where one hunk goes, or why it cannot. */
+export type Placement =
+  | {
+      status: 'apply' | 'already';
+      /** index of the first file line the hunk covers (its old side when applied, its new side when already there) */
+      at: number;
+      /** lines of the file it covers */
+      length: number;
+      /** found this many lines from where the patch said (0: at its line) */
+      offset: number;
+      /** matched only with whitespace ignored */
+      whitespace: boolean;
+    }
+  | { status: 'failed'; why: string; near?: { line: number; matching: number; of: number; differs?: { line: number; file: string; hunk: string } } };
+
+/** How the hunks of a file are looked for. */
+export interface LocateOptions {
+  /** unified diffs: each hunk's stated line counts; envelopes: none, each is found after the one before */
+  numbered: boolean;
+  ignoreWhitespace: boolean;
+}
+
+const bodies = (lines: readonly HunkLine[], drop: string) => lines.filter((l) => l.op !== drop).map((l) => keyOf(l.body));
+
+/** Where one hunk goes; `cursor` is the first line it may cover. */
+function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: LocateOptions): Placement {
+  const oldKeys = bodies(h.lines, '+');
+  const newKeys = bodies(h.lines, '-');
+  for (const whitespace of o.ignoreWhitespace ? [false, true] : [false]) {
+    const old = whitespace ? oldKeys.map(looseKey) : oldKeys;
+    const neu = whitespace ? newKeys.map(looseKey) : newKeys;
+    let start = cursor;
+    if (h.anchor !== undefined) {
+      const a = anchorLine(file, keyOf(h.anchor), cursor, whitespace);
+      if (a === undefined) continue;
+      start = a + 1;
+    }
+    const found = o.numbered ? nearestPair(file, h, old, neu, start, carry, whitespace) : forwardPair(file, h, old, neu, start, whitespace);
+    if (found !== undefined) return { ...found, whitespace };
+  }
+  return failure(file, h, oldKeys, cursor, carry, o);
+}
+
+type Found = { status: 'apply' | 'already'; at: number; length: number; offset: number } | undefined;
+
+/** Unified diffs: the stated line first (bound hunks at the file's start or end first of all), then the nearest. */
+function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cursor: number, carry: number, ws: boolean): Found {
+  const n = file.length;
+  // where the patch says each side starts (0-based), before and after the carried offset
+  const oldBase = old.length === 0 ? h.oldStart! : h.oldStart! - 1;
+  const newBase = neu.length === 0 ? h.newStart! : h.newStart! - 1;
+  const oldStated = clamp(oldBase + carry, cursor, n);
+  const newStated = clamp(newBase + carry, cursor, n);
+  const apply = (at: number): Found => ({ status: 'apply', at, length: old.length, offset: at - oldBase });
+  const already = (at: number): Found => ({ status: 'already', at, length: neu.length, offset: at - newBase });
+  const same = old.length === neu.length && old.every((k, i) => k === neu[i]);
+  // a hunk that empties the file (its new side is "+0,0"), on an empty file: done before
+  if (neu.length === 0 && h.newStart === 0 && n === 0 && old.length > 0) return already(0);
+  const fHere = old.length > 0 && matchesAt(file, old, oldStated, ws);
+  const rHere = !same && neu.length > 0 && matchesAt(file, neu, newStated, ws);
+  // Both where the patch says: the file cannot tell whether the hunk was applied (its lines
+  // repeat there). Refused rather than applied a second time, or skipped wrongly.
+  if (fHere && rHere) {
+    // a hunk bound to the file's start or end (git apply's binding) tells them apart when only one side sits there
+    // and so does a side marked "\ No newline at end of file": it ends where the file ends
+    const fits = (at: number, len: number, eof: boolean) => (h.bindStart ? at === 0 : true) && (h.bindEnd || eof ? at + len === n : true);
+    const f = fits(oldStated, old.length, h.oldNoNewline);
+    const r = fits(newStated, neu.length, h.newNoNewline);
+    if (f !== r) return f ? apply(oldStated) : already(newStated);
+    throw new Ambiguous(oldStated, newStated, 'both');
+  }
+  if (fHere) return apply(oldStated);
+  if (rHere) return already(newStated);
+  // a hunk bound to the file's start or end is tried there next (git apply's binding)
+  const bound = (keys: string[]) => (h.bindStart ? 0 : h.bindEnd ? n - keys.length : undefined);
+  const bo = bound(old);
+  if (bo !== undefined && bo >= cursor && old.length > 0 && matchesAt(file, old, bo, ws)) return apply(bo);
+  const bn = bound(neu);
+  if (!same && bn !== undefined && bn >= cursor && neu.length > 0 && matchesAt(file, neu, bn, ws)) return already(bn);
+  const f = old.length > 0 ? nearest(file, old, oldStated, cursor, ws) : undefined;
+  const r = !same && neu.length > 0 ? nearest(file, neu, newStated, cursor, ws) : undefined;
+  if (f !== undefined && (r === undefined || f.distance < r.distance)) {
+    if (f.ambiguous !== undefined) ambiguous(f.at, f.ambiguous);
+    return apply(f.at);
+  }
+  if (r !== undefined && (f === undefined || r.distance < f.distance)) {
+    if (r.ambiguous !== undefined) ambiguous(r.at, r.ambiguous);
+    return already(r.at);
+  }
+  if (f !== undefined && r !== undefined) ambiguous(f.at, r.at);
+  // No old lines at all (a hunk that only adds, with no context): where it says.
+  if (old.length === 0) return apply(oldStated);
+  return undefined;
+}
+
+/** Envelopes: after the cursor (and the `@@` line), the one place; at the end with `*** End of File`. */
+function forwardPair(file: FileLines, h: Hunk, old: string[], neu: string[], start: number, ws: boolean): Found {
+  const n = file.length;
+  if (h.atEnd) {
+    if (old.length > 0 && n - old.length >= start && matchesAt(file, old, n - old.length, ws)) return { status: 'apply', at: n - old.length, length: old.length, offset: 0 };
+    if (neu.length > 0 && n - neu.length >= start && matchesAt(file, neu, n - neu.length, ws)) return { status: 'already', at: n - neu.length, length: neu.length, offset: 0 };
+    if (old.length === 0) return { status: 'apply', at: n, length: 0, offset: 0 };
+    return undefined;
+  }
+  if (old.length === 0) {
+    // only added lines: below the `@@` line, else at the end
+    if (neu.length > 0 && matchesAt(file, neu, h.anchor !== undefined ? start : n - neu.length, ws)) return { status: 'already', at: h.anchor !== undefined ? start : n - neu.length, length: neu.length, offset: 0 };
+    return { status: 'apply', at: h.anchor !== undefined ? start : n, length: 0, offset: 0 };
+  }
+  const f = allFrom(file, old, start, ws);
+  if (f.length === 1 || (f.length > 1 && h.anchor !== undefined)) return { status: 'apply', at: f[0]!, length: old.length, offset: 0 };
+  const r = neu.length > 0 ? allFrom(file, neu, start, ws) : [];
+  if (f.length === 0 && (r.length === 1 || (r.length > 1 && h.anchor !== undefined))) return { status: 'already', at: r[0]!, length: neu.length, offset: 0 };
+  if (f.length > 1) return ambiguous(f[0]!, f[1]!);
+  if (r.length > 1) return ambiguous(r[0]!, r[1]!);
+  return undefined;
+}
+
+/** Thrown out of the search as a result: two places fit equally well. */
+class Ambiguous {
+  constructor(
+    readonly a: number,
+    readonly b: number,
+    /** 'both': the hunk's old and its new lines both stand where it says */
+    readonly kind: 'places' | 'both' = 'places',
+  ) {}
+}
+
+function ambiguous(a: number, b: number): never {
+  throw new Ambiguous(Math.min(a, b), Math.max(a, b));
+}
+
+/** Every place at or after `from` where `keys` match. */
+function allFrom(file: FileLines, keys: string[], from: number, ws: boolean): number[] {
+  const out: number[] = [];
+  for (let p = from; p + keys.length <= file.length && out.length < 2; p++) if (matchesAt(file, keys, p, ws)) out.push(p);
+  return out;
+}
+
+/** The first line at or after `from` that reads as the `@@` line (trimmed: it names a place, it is not edited). */
+function anchorLine(file: FileLines, anchor: string, from: number, ws: boolean): number | undefined {
+  const want = looseKey(anchor);
+  for (let p = from; p < file.length; p++) if (looseKey(file.key(p, ws)) === want) return p;
+  return undefined;
+}
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Math.max(lo, Math.min(hi, x));
+}
+
+function matchesAt(file: FileLines, keys: readonly string[], at: number, ws: boolean): boolean {
+  if (at < 0 || at + keys.length > file.length) return false;
+  for (let k = 0; k < keys.length; k++) if (file.key(at + k, ws) !== keys[k]) return false;
+  return true;
+}
+
+/** The nearest place at or after `cursor` where `keys` match, searching out from `stated`; two at one distance: ambiguous. */
+function nearest(file: FileLines, keys: readonly string[], stated: number, cursor: number, ws: boolean): { at: number; distance: number; ambiguous?: number } | undefined {
+  const last = file.length - keys.length;
+  for (let d = 1; stated - d >= cursor || stated + d <= last; d++) {
+    const below = stated + d <= last && matchesAt(file, keys, stated + d, ws);
+    const above = stated - d >= cursor && matchesAt(file, keys, stated - d, ws);
+    if (below && above) return { at: stated - d, distance: d, ambiguous: stated + d };
+    if (below) return { at: stated + d, distance: d };
+    if (above) return { at: stated - d, distance: d };
+  }
+  return undefined;
+}
+
+/** How far a search for the nearest partial match looks either side of the stated line. */
+const NEAR_WINDOW = 20_000;
+
+/** A hunk that fits nowhere: why, and the place where most of its old lines do match. */
+function failure(file: FileLines, h: Hunk, old: readonly string[], cursor: number, carry: number, o: LocateOptions): Placement {
+  if (h.anchor !== undefined && anchorLine(file, keyOf(h.anchor), cursor, o.ignoreWhitespace) === undefined) {
+    return { status: 'failed', why: `its @@ line ${JSON.stringify(h.anchor.toString('utf8'))} is not in the file${cursor > 0 ? ` after line ${cursor}` : ''}` };
+  }
+  if (old.length === 0) return { status: 'failed', why: 'it adds lines at a place the file does not have' };
+  const stated = o.numbered ? Math.max(0, (h.oldStart ?? 1) - 1 + carry) : cursor;
+  let best: { at: number; matching: number } | undefined;
+  const lo = Math.max(0, stated - NEAR_WINDOW);
+  const hi = Math.min(file.length - 1, stated + NEAR_WINDOW);
+  for (let p = lo; p <= hi; p++) {
+    let m = 0;
+    for (let k = 0; k < old.length && p + k < file.length; k++) if (file.key(p + k, false) === old[k]) m++;
+    if (m > 0 && (best === undefined || m > best.matching || (m === best.matching && Math.abs(p - stated) < Math.abs(best.at - stated)))) best = { at: p, matching: m };
+  }
+  const why = `its ${old.length} old ${old.length === 1 ? 'line is' : 'lines are'} not in the file${cursor > 0 ? ` after line ${cursor}, where the hunk before it ends` : ''}`;
+  if (best === undefined) return { status: 'failed', why };
+  let differs: { line: number; file: string; hunk: string } | undefined;
+  for (let k = 0; k < old.length; k++) {
+    const p = best.at + k;
+    const have = p < file.length ? file.key(p, false) : undefined;
+    if (have !== old[k]) {
+      differs = { line: p + 1, file: have === undefined ? '(past the end)' : Buffer.from(have, 'latin1').toString('utf8'), hunk: Buffer.from(old[k]!, 'latin1').toString('utf8') };
+      break;
+    }
+  }
+  return { status: 'failed', why, near: { line: best.at + 1, matching: best.matching, of: old.length, ...(differs ? { differs } : {}) } };
+}
+
+/** {@link locateHunks}, with two equally near places turned into a failure of that hunk. */
+export function locateHunks(file: FileLines, hunks: readonly Hunk[], o: LocateOptions): Placement[] {
+  const out: Placement[] = [];
+  let cursor = 0;
+  let carry = 0;
+  for (const h of hunks) {
+    let p: Placement;
+    try {
+      p = locateOne(file, h, cursor, carry, o);
+    } catch (e) {
+      if (!(e instanceof Ambiguous)) throw e;
+      p = {
+        status: 'failed',
+        why:
+          e.kind === 'both'
+            ? `the lines it removes stand at line ${e.a + 1} and the lines it adds at line ${e.b + 1}, so whether it was applied cannot be told; apply it by hand`
+            : `it fits equally well at line ${e.a + 1} and at line ${e.b + 1}; add context to tell them apart`,
+      };
+    }
+    out.push(p);
+    if (p.status !== 'failed') {
+      cursor = p.at + p.length;
+      carry = p.offset;
+    }
+  }
+  return out;
+}

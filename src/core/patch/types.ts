@@ -1,0 +1,80 @@
+// What a parsed patch is, whatever its format: files, each with its hunks of kept, removed and added lines.
+
+/** A hunk line: kept (' '), removed ('-') or added ('+'); its body without any line terminator. */
+export interface HunkLine {
+  op: ' ' | '-' | '+';
+  /** the line's bytes without its terminator (a "\r" before the patch's own "\n" is dropped too) */
+  body: Buffer;
+  /** the patch line ended "\r\n": a new file's lines keep that ending (a changed file's take its own) */
+  crlf?: boolean;
+}
+
+/** One hunk of one file. */
+export interface Hunk {
+  /** as messages show it: the `@@ ... @@` line, or the envelope's `@@ context` line */
+  header: string;
+  /** the patch line it starts on (1-based), for messages */
+  patchLine: number;
+  /** unified diffs: where the old and new sides start (1-based; 0 for an empty side); envelopes: undefined */
+  oldStart?: number;
+  newStart?: number;
+  lines: HunkLine[];
+  /** `\ No newline at end of file` after the last line of the old side / the new side */
+  oldNoNewline: boolean;
+  newNoNewline: boolean;
+  /** envelopes: the `@@ TEXT` line the hunk comes after (found first, then the hunk below it) */
+  anchor?: Buffer;
+  /** envelopes: `*** End of File`: the hunk ends at the file's end */
+  atEnd?: boolean;
+  /**
+   * unified diffs: the hunk binds to the file's start (it has less leading than trailing context,
+   * or starts at line 1) or to its end (less trailing context), as git apply binds it
+   */
+  bindStart?: boolean;
+  bindEnd?: boolean;
+}
+
+/** What a patch does to one file. */
+export type FileAction = 'modify' | 'create' | 'delete' | 'rename' | 'copy';
+
+/** One file of a patch. */
+export interface FilePatch {
+  action: FileAction;
+  /** the path read (modify, delete, rename and copy sources), after -p */
+  oldPath?: string;
+  /** the path written (modify, create, rename and copy targets), after -p */
+  newPath?: string;
+  hunks: Hunk[];
+  /** the patch line this file starts on (1-based) */
+  patchLine: number;
+  /** git's mode lines (`new mode 100755`): the mode the file gets, when given */
+  newMode?: number;
+  oldMode?: number;
+  /** unified diffs whose `---` side is an epoch timestamp or `-0,0` only (diff -N): created if absent */
+  maybeCreate?: boolean;
+  /** diff -N's deletion: the `+++` side is empty */
+  maybeDelete?: boolean;
+}
+
+/** A parsed patch. */
+export interface ParsedPatch {
+  format: 'unified' | 'envelope';
+  files: FilePatch[];
+}
+
+/** The old side of a hunk (kept and removed lines), the new side (kept and added). */
+export function sideOf(h: Hunk, side: 'old' | 'new'): HunkLine[] {
+  const drop = side === 'old' ? '+' : '-';
+  return h.lines.filter((l) => l.op !== drop);
+}
+
+/** The hunk undone: removed and added lines swap, and so do the sides' starts and final-newline marks. */
+export function reverseHunk(h: Hunk): Hunk {
+  return {
+    ...h,
+    lines: h.lines.map((l) => (l.op === ' ' ? l : { ...l, op: l.op === '-' ? '+' : '-' })),
+    ...(h.oldStart !== undefined ? { oldStart: h.newStart!, newStart: h.oldStart } : {}),
+    oldNoNewline: h.newNoNewline,
+    newNoNewline: h.oldNoNewline,
+  };
+}

@@ -1,0 +1,64 @@
+// A file a patch changes, read whole (one file at a time: memory is bounded by the largest file,
+// not by the patch): its byte order mark kept aside, decoded when an encoding is given or its
+// mark says UTF-16/32, and put back the same way when it is written.
+
+import * as fs from 'node:fs';
+import { LinewiseError } from '../core/errors.js';
+import { chunkedReader, splitLines } from '../core/lines.js';
+import { fsPath } from '../core/path-names.js';
+import { looksBinary, SNIFF_BYTES } from '../core/sniff.js';
+import type { Codec } from '../io/encodings/codec.js';
+import { chooseDecoding } from '../io/encodings/decoding.js';
+import { fileError } from '../io/input.js';
+
+/** A file as the locator sees it, and how to write it back. */
+export interface ReadFile {
+  /** its lines (after the mark; decoded to UTF-8 with a codec), terminators included */
+  lines: Buffer[];
+  /** the mark it starts with (written back first) */
+  bom: Buffer;
+  codec: Codec | undefined;
+  /** what it was when read: compared again before it is replaced or removed */
+  stat: fs.BigIntStats;
+}
+
+/** Reads the file at `real` (`given` in messages) for patching; `encoding` as --encoding. */
+export function readForPatch(real: string, given: string, encoding: string | undefined): ReadFile {
+  let bytes: Buffer;
+  let stat: fs.BigIntStats;
+  try {
+    stat = fs.statSync(fsPath(real), { bigint: true });
+    if (!stat.isFile()) throw new LinewiseError('not-a-file', 'is not a regular file; a patch changes regular files only', given);
+    bytes = fs.readFileSync(fsPath(real));
+  } catch (e) {
+    throw e instanceof LinewiseError ? e : fileError(e, given);
+  }
+  let decoding;
+  try {
+    decoding = chooseDecoding(bytes.subarray(0, 4), encoding);
+  } catch (e) {
+    throw e instanceof LinewiseError && e.path === undefined ? new LinewiseError(e.code, e.message, given, e.exitCode) : e;
+  }
+  const bom = bytes.subarray(0, decoding.bomLength);
+  let text = bytes.subarray(decoding.bomLength);
+  const codec = decoding.codec;
+  if (codec !== undefined) {
+    const read = codec.decodeReader(chunkedReader(text, [1 << 16]), decoding.bomLength);
+    const parts: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    for (let n; (n = read(chunk, 0, chunk.length)) > 0; ) parts.push(Buffer.from(chunk.subarray(0, n)));
+    text = Buffer.concat(parts);
+    if (codec.invalidAt !== undefined) {
+      throw new LinewiseError('invalid-encoding', `bytes at offset ${codec.invalidAt} are not valid ${codec.name}, so writing the file back would change them; nothing was written (check --encoding)`, given);
+    }
+  } else if (looksBinary(text.subarray(0, SNIFF_BYTES))) {
+    throw new LinewiseError('binary', 'is a binary file (it holds NUL bytes): a patch of lines cannot change it; nothing was written', given);
+  }
+  return { lines: splitLines(text), bom: Buffer.from(bom), codec, stat };
+}
+
+/** The bytes to write: the mark, then the content (encoded back with a codec). */
+export function bytesToWrite(r: Pick<ReadFile, 'bom' | 'codec'>, content: Buffer): Buffer {
+  if (r.codec === undefined) return r.bom.length === 0 ? content : Buffer.concat([r.bom, content]);
+  return Buffer.concat([r.codec.bomBytes, r.codec.encode(content)]);
+}

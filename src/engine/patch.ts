@@ -1,0 +1,575 @@
+// applyPatch: a unified diff or an apply_patch envelope applied to a directory, all or nothing.
+// Every path is checked first; then every hunk of every file is located (each changed file
+// patched into a sealed temporary file beside it, one file in memory at a time); only when all
+// fit is anything written: new files linked in, changed files renamed over theirs through the
+// lock and commit `replace` uses, removed files unlinked under their lock.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Exit, LinewiseError, withPath } from '../core/errors.js';
+import { splitLines } from '../core/lines.js';
+import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
+import { FileLines, keyOf, locateHunks, type Placement } from '../core/patch/locate.js';
+import { type FilePatch, type Hunk, parsePatch } from '../core/patch/parse.js';
+import { sideOf } from '../core/patch/types.js';
+import { fsPath, quotePath } from '../core/path-names.js';
+import { RECEIPT_CONTEXT, type ReceiptEdit, type Shift } from '../core/receipt-regions.js';
+import { checkpoint } from '../io/checkpoint.js';
+import { commitAll } from '../io/commit.js';
+import type { Confinement } from '../io/confine.js';
+import { type EditTarget, pinTarget, resolveTarget, sameFile, targetPath, unpinTarget } from '../io/edit-target.js';
+import { lock, unlock } from '../io/lock.js';
+import { taken, writeNewFile } from '../io/new-file.js';
+import { realPath } from '../io/real-path.js';
+import { syncDir, TempFile, type WriteFn } from '../io/temp-file.js';
+import type { FileReceipt } from './apply.js';
+import { codecFor } from '../io/encodings/decoding.js';
+import { loadEncoding } from './encodings.js';
+import { diffOf } from './patch-diff.js';
+import { OnceOnly, type PatchRoot, safePath, type SafePath } from './patch-paths.js';
+import { bytesToWrite, readForPatch, type ReadFile } from './patch-read.js';
+import { toLine } from './results.js';
+import * as v from './validate.js';
+
+/** How {@link applyPatch} applies a patch; every field has the CLI's default. */
+export interface PatchOptions {
+  /** the directory the patch's paths start from (`--directory`); default `cwd`, else the process's */
+  directory?: string;
+  /** where a relative `directory` starts; default the process's working directory */
+  cwd?: string;
+  /** `-p N`: leading path components cut from a unified diff's names (default: git's a/ and b/) */
+  strip?: number;
+  /** undo the patch (`-R`) */
+  reverse?: boolean;
+  /** find every hunk, write nothing, return no diff (`--check`) */
+  check?: boolean;
+  /** find every hunk, write nothing; each changed file gets its unified `diff` (`--dry-run`) */
+  dryRun?: boolean;
+  /** after the write, each changed file's `receipt` (`--receipt`) */
+  receipt?: boolean;
+  /** when a hunk's lines are not there exactly, match them with runs of whitespace ignored (reported per hunk) */
+  ignoreWhitespace?: boolean;
+  /** the files' encoding (`--encoding`); the patch is read as UTF-8 then */
+  encoding?: string;
+  /**
+   * A confinement on top of the directory's own (a server's roots): every path is checked
+   * against it after symbolic links are followed, and each changed file's directory is held
+   * open through the write (io/confine.ts).
+   */
+  confine?: Confinement;
+  /** cancels before anything is written */
+  signal?: AbortSignal;
+  /** for tests: how temporary files are written */
+  writeFn?: WriteFn;
+}
+
+/** What became of one hunk. */
+export interface HunkResult {
+  /** as the patch wrote it (`@@ -3,4 +3,5 @@`, or an envelope's `@@` line) */
+  header: string;
+  /** the patch line it starts on */
+  patchLine: number;
+  /** `applied` at its line, at an `offset`, or with `whitespace` ignored; `already` there (skipped) */
+  status: 'applied' | 'already';
+  /** lines from where the patch said (0: there) */
+  offset: number;
+  /** matched only with whitespace ignored (`ignoreWhitespace`) */
+  whitespace: boolean;
+  /** where its lines are in the file before (`oldStart`, 1-based; `oldLines` of them) and after */
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+}
+
+/** What the patch did to one file. */
+export interface PatchedFile {
+  /** the file written (the new name of a rename); the removed one for a deletion */
+  path: string;
+  /** renames and copies: where from */
+  from?: string;
+  action: FilePatch['action'];
+  /** `already`: every hunk (or the creation, deletion, rename) was in place; nothing to write */
+  status: 'applied' | 'already';
+  /** some byte of the tree differs (or would, in a dry run or check) */
+  changed: boolean;
+  /** it was written (never in a dry run or check) */
+  written: boolean;
+  linesBefore: number;
+  linesAfter: number;
+  hunks: HunkResult[];
+  /** dry runs: the unified diff of the change */
+  diff?: Buffer;
+  /** with `receipt`: the changed regions as they now are */
+  receipt?: FileReceipt;
+}
+
+/** Flushes of temporary files to disk that may run at once (libuv's pool has 4 threads). */
+const SEALS_AT_ONCE = 8;
+
+/** What a patch did, all files or none. */
+export interface PatchResult {
+  format: 'unified' | 'envelope';
+  files: PatchedFile[];
+  dryRun: boolean;
+  check: boolean;
+}
+
+/** One hunk that does not apply. */
+export interface HunkFailure {
+  path: string;
+  header: string;
+  patchLine: number;
+  why: string;
+  /** the place where most of its old lines match, and the first line there that differs */
+  near?: { line: number; matching: number; of: number; differs?: { line: number; file: string; hunk: string } };
+}
+
+/** Some hunk does not apply: nothing was written (exit 3); `failures` says which and why. */
+export class PatchFailedError extends LinewiseError {
+  constructor(readonly failures: HunkFailure[]) {
+    super('patch-failed', `${failures.length === 1 ? 'a hunk does' : `${failures.length} hunks do`} not apply; nothing was written`, undefined, Exit.stale);
+    this.name = 'PatchFailedError';
+  }
+}
+
+/** One file's plan: what to read, check and write. */
+interface FileWork {
+  fp: FilePatch;
+  report: PatchedFile;
+  /** the changed file's temporary file */
+  temp?: TempFile;
+  /** its flush to disk, under way */
+  sealing?: Promise<void>;
+  target?: EditTarget;
+  /** a file to create, its bytes and mode */
+  create?: { real: string; given: string; bytes: Buffer; mode?: number };
+  /** a file to remove, as it was read: `real` is checked unchanged, `name` unlinked (a link, not what it points to) */
+  remove?: { real: string; name: string; given: string; stat: fs.BigIntStats; target: EditTarget };
+  /** a mode to set after the write */
+  chmod?: { real: string; given: string; mode: number };
+}
+
+/**
+ * Applies a unified diff (`git diff`, `diff -u`, `diff -ruN`) or an apply_patch envelope
+ * (`*** Begin Patch`) to the files under `options.directory`, as `linewise patch` does: lines
+ * match whatever their terminators, added lines take the terminators around them, a hunk whose
+ * result is already there is skipped, and the files are written all together or not at all.
+ *
+ * @throws {@link PatchFailedError} (exit code 3) when a hunk fits nowhere, or two places equally;
+ * {@link LinewiseError} with exit code 2 for a malformed, empty or binary patch and for an unsafe
+ * path (absolute, `..`, a symbolic link out of the directory, one file named twice); exit code 3
+ * when a file changed while the patch was prepared. Nothing is written in any of these cases.
+ *
+ * @example
+ * ```ts
+ * const result = await applyPatch(fs.readFileSync('fix.patch'), { directory: 'repo' });
+ * for (const f of result.files) console.log(f.path, f.status);
+ * ```
+ */
+export async function applyPatch(patch: string | Uint8Array, options: PatchOptions = {}): Promise<PatchResult> {
+  const o = v.options<PatchOptions>(options, 'options');
+  const text = v.textBytes(patch, 'patch');
+  const encoding = v.optionalString(o.encoding, 'encoding');
+  if (encoding !== undefined) await loadEncoding(encoding);
+  const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
+  const check = v.optionalBoolean(o.check, 'check') === true;
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun && !check;
+  const ignoreWhitespace = v.optionalBoolean(o.ignoreWhitespace, 'ignoreWhitespace') === true;
+  const signal = v.optionalSignal(o.signal);
+  const strip = v.optionalCount(o.strip, 'strip');
+  const parsed = parsePatch(text, { ...(strip !== undefined ? { strip } : {}), reverse: v.optionalBoolean(o.reverse, 'reverse') === true });
+  const dir = path.resolve(v.optionalString(o.cwd, 'cwd') ?? '.', v.optionalString(o.directory, 'directory') ?? '.');
+  let rootDir: string;
+  try {
+    rootDir = realPath(dir);
+    if (!fs.statSync(fsPath(rootDir)).isDirectory()) throw new LinewiseError('enotdir', 'is not a directory', dir);
+  } catch (e) {
+    throw e instanceof LinewiseError ? e : new LinewiseError('enoent', 'the directory to patch in does not exist', dir);
+  }
+  const root: PatchRoot = { dir: rootDir, ...(o.confine ? { confine: o.confine } : {}) };
+  // Every path checked (and no file named twice) before any file is read.
+  const once = new OnceOnly();
+  const paths = parsed.files.map((fp) => {
+    const oldP = fp.oldPath === undefined ? undefined : safePath(root, fp.oldPath);
+    const newP = fp.newPath === undefined || fp.newPath === fp.oldPath ? undefined : safePath(root, fp.newPath);
+    if (oldP) once.claim(oldP);
+    if (newP) once.claim(newP);
+    return { oldP, newP };
+  });
+  const numbered = parsed.format === 'unified';
+  const lo = { numbered, ignoreWhitespace };
+  const works: FileWork[] = [];
+  const failures: HunkFailure[] = [];
+  const writing = !dryRun && !check;
+  // Temporary files being flushed to disk, oldest first: a few overlap, so a patch of thousands
+  // of files neither waits for each flush in turn nor holds thousands of descriptors.
+  const sealing: Promise<void>[] = [];
+  try {
+    for (let i = 0; i < parsed.files.length; i++) {
+      await checkpoint(signal);
+      const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn }, failures);
+      if (w !== undefined) works.push(w);
+      if (w?.sealing) sealing.push(w.sealing);
+      if (sealing.length >= SEALS_AT_ONCE) {
+        await sealing[0];
+        sealing.shift();
+      }
+    }
+    await Promise.all(sealing);
+    sealing.length = 0;
+    if (failures.length > 0) throw new PatchFailedError(failures);
+    if (writing) await commit(works, signal);
+  } catch (e) {
+    // no descriptor is closed under a flush still running
+    await Promise.allSettled(sealing);
+    for (const w of works) w.temp?.discard();
+    throw e;
+  } finally {
+    for (const w of works) if (w.target) unpinTarget(w.target);
+  }
+  return { format: parsed.format, files: works.map((w) => w.report), dryRun, check };
+}
+
+interface PlanOptions {
+  numbered: boolean;
+  ignoreWhitespace: boolean;
+  encoding: string | undefined;
+  writing: boolean;
+  dryRun: boolean;
+  receipt: boolean;
+  confine: Confinement | undefined;
+  writeFn: WriteFn | undefined;
+}
+
+/** Plans one file: located, its new content in a temporary file (when writing); failures collected. */
+function planFile(fp: FilePatch, oldP: SafePath | undefined, newP: SafePath | undefined, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+  const shown = fp.newPath ?? fp.oldPath!;
+  try {
+    switch (fp.action) {
+      case 'create':
+        return planCreate(fp, newP ?? oldP!, o, failures);
+      case 'delete':
+        return planDelete(fp, oldP!, o, failures);
+      case 'rename':
+      case 'copy':
+        return planMove(fp, oldP!, newP ?? oldP!, o, failures);
+      default:
+        return planModify(fp, oldP!, newP, o, failures);
+    }
+  } catch (e) {
+    // a target pinned before the throw is not in the works the caller unpins
+    for (const p of pinnedNow.splice(0)) unpinTarget(p);
+    throw withPath(e, shown);
+  } finally {
+    pinnedNow.length = 0;
+  }
+}
+
+/** Targets pinned while one file is planned (unpinned if its planning throws). */
+const pinnedNow: EditTarget[] = [];
+
+/** Pins a target under the confinement, if any. */
+function pin(t: EditTarget, o: PlanOptions): void {
+  if (!o.confine) return;
+  pinTarget(t, o.confine);
+  pinnedNow.push(t);
+}
+
+const report = (fp: FilePatch, p: string, status: PatchedFile['status'], changed: boolean, extra: Partial<PatchedFile> = {}): PatchedFile => ({
+  path: p,
+  action: fp.action,
+  status,
+  changed,
+  written: false,
+  linesBefore: 0,
+  linesAfter: 0,
+  hunks: [],
+  ...extra,
+});
+
+function fail(failures: HunkFailure[], p: string, h: Pick<Hunk, 'header' | 'patchLine'>, why: string, near?: HunkFailure['near']): undefined {
+  failures.push({ path: p, header: h.header, patchLine: h.patchLine, why, ...(near ? { near } : {}) });
+  return undefined;
+}
+
+function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+  const content = newFileContent(fp.hunks);
+  const lines = splitLines(content).length;
+  const hunks = fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 0, oldLines: 0, newStart: lines === 0 ? 0 : 1, newLines: lines }));
+  if (p.exists) {
+    // already there with this very content: applied before
+    const r = readForPatch(p.real, p.given, o.encoding);
+    if (sameLines(r.lines, content)) return { fp, report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    return fail(failures, p.given, fp.hunks[0] ?? { header: 'new file', patchLine: fp.patchLine }, 'the patch creates it, but a different file is there already');
+  }
+  const bytes = o.encoding === undefined ? content : bytesToWrite({ bom: Buffer.alloc(0), codec: codecFor(o.encoding) }, content);
+  const rep = report(fp, p.given, 'applied', true, { linesAfter: lines, hunks, ...(o.dryRun ? { diff: fileDiff(null, p.given, [], content) } : {}) });
+  return { fp, report: rep, create: { real: p.real, given: p.given, bytes, ...(fp.newMode !== undefined ? { mode: fp.newMode } : {}) } };
+}
+
+function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+  if (!p.exists) return { fp, report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
+  const target: EditTarget = { ...resolveTarget(path.basename(p.real), path.dirname(p.real)), given: p.given };
+  pin(target, o);
+  const r = readForPatch(targetPath(target), p.given, o.encoding);
+  // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
+  if (fp.hunks.length > 0) {
+    const want = fp.hunks.flatMap((h) => sideOf(h, 'old').map((l) => keyOf(l.body)));
+    const have = new FileLines(r.lines);
+    const same = have.length === want.length && want.every((k, i) => have.key(i, o.ignoreWhitespace) === k || have.key(i, true) === k);
+    if (!same) {
+      unpinTarget(target);
+      return fail(failures, p.given, fp.hunks[0]!, `the patch deletes it, but its ${have.length} lines are not the ${want.length} the patch removes`);
+    }
+  }
+  const rep = report(fp, p.given, 'applied', true, {
+    linesBefore: r.lines.length,
+    hunks: fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 1, oldLines: r.lines.length, newStart: 0, newLines: 0 })),
+    ...(o.dryRun ? { diff: fileDiff(p.given, null, r.lines, Buffer.alloc(0)) } : {}),
+  });
+  return { fp, report: rep, target, remove: { real: target.real, name: p.name, given: p.given, stat: r.stat, target } };
+}
+
+function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+  // diff -ru's two names: the one that exists (the old first)
+  const at = p.exists ? p : alt?.exists ? alt : p;
+  if (!at.exists) {
+    // diff -N: a file the old side did not have
+    if (fp.maybeCreate) return planCreate({ ...fp, action: 'create' }, at, o, failures);
+    // diff -N's deletion, done before
+    if (fp.maybeDelete) return planDelete({ ...fp, action: 'delete' }, at, o, failures);
+    return fail(failures, at.given, fp.hunks[0] ?? { header: 'file', patchLine: fp.patchLine }, 'no such file to patch');
+  }
+  const target = resolveTarget(path.basename(at.real), path.dirname(at.real));
+  const t: EditTarget = { ...target, given: at.given };
+  pin(t, o);
+  const r = readForPatch(targetPath(t), at.given, o.encoding);
+  const result = patchLines(fp, at.given, r, o, failures);
+  if (result === undefined) {
+    unpinTarget(t);
+    return undefined;
+  }
+  const { content, hunks, linesAfter, changed } = result;
+  let mode: number | undefined;
+  if (fp.newMode !== undefined && (Number(r.stat.mode) & 0o111) !== (fp.newMode & 0o111)) mode = (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111);
+  if (fp.maybeDelete && changed && content.length === 0) {
+    return { fp, target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.lines.length, hunks, ...(o.dryRun ? { diff: fileDiff(at.given, null, r.lines, content) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
+  }
+  const rep = report(fp, at.given, changed || mode !== undefined ? 'applied' : 'already', changed || mode !== undefined, {
+    linesBefore: r.lines.length,
+    linesAfter,
+    hunks,
+    ...(o.dryRun && changed ? { diff: fileDiff(at.given, at.given, r.lines, content) } : {}),
+    ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks) } : {}),
+  });
+  const w: FileWork = { fp, report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
+  // once a hunk failed nothing will be written: no more temporary files are made
+  if (changed && o.writing && failures.length === 0) {
+    const temp = TempFile.create(t, o.writeFn);
+    w.temp = temp;
+    try {
+      temp.write(bytesToWrite(r, content));
+    } catch (e) {
+      temp.discard();
+      throw e;
+    }
+    // flushed to disk while the next files are planned (applyPatch waits for it)
+    w.sealing = temp.sealAsync();
+    w.sealing.catch(() => {}); // awaited later; never an unhandled rejection meanwhile
+  }
+  return w;
+}
+
+function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+  const first = fp.hunks[0] ?? { header: `${fp.action} ${fp.oldPath} -> ${fp.newPath}`, patchLine: fp.patchLine };
+  if (!from.exists) {
+    // done before: the source gone (for a rename) and the target holding the result
+    if (!to.exists) return fail(failures, from.given, first, `no such file to ${fp.action}`);
+    if (fp.action === 'copy') return fail(failures, from.given, first, 'no such file to copy');
+    const r = readForPatch(to.real, to.given, o.encoding);
+    const result = patchLines(fp, to.given, r, o, []);
+    if (result === undefined || result.changed) return fail(failures, to.given, first, `the patch renames ${quotePath(from.given)} to it, but ${quotePath(from.given)} is gone and it is not the renamed file`);
+    return { fp, report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.lines.length, linesAfter: r.lines.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
+  }
+  if (to.exists) return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
+  const target = resolveTarget(path.basename(from.real), path.dirname(from.real));
+  const t: EditTarget = { ...target, given: from.given };
+  pin(t, o);
+  const r = readForPatch(targetPath(t), from.given, o.encoding);
+  const result = patchLines(fp, from.given, r, o, failures);
+  if (result === undefined) {
+    unpinTarget(t);
+    return undefined;
+  }
+  const mode = fp.newMode !== undefined ? (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111) : Number(r.stat.mode) & 0o7777;
+  const rep = report(fp, to.given, 'applied', true, {
+    from: from.given,
+    linesBefore: r.lines.length,
+    linesAfter: result.linesAfter,
+    hunks: result.hunks,
+    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? fileDiff(from.given, to.given, r.lines, result.content) : Buffer.alloc(0)]) } : {}),
+  });
+  return {
+    fp,
+    report: rep,
+    target: t,
+    create: { real: to.real, given: to.given, bytes: bytesToWrite(r, result.content), mode },
+    ...(fp.action === 'rename' ? { remove: { real: t.real, name: from.name, given: from.given, stat: r.stat, target: t } } : {}),
+  };
+}
+
+/** A file's lines patched: every hunk located, the new content built; undefined when a hunk failed (recorded). */
+function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, failures: HunkFailure[]): { content: Buffer; hunks: HunkResult[]; linesAfter: number; changed: boolean } | undefined {
+  const file = new FileLines(r.lines);
+  const placed: Placement[] = locateHunks(file, fp.hunks, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
+  let ok = true;
+  placed.forEach((p, k) => {
+    if (p.status === 'failed') {
+      ok = false;
+      fail(failures, given, fp.hunks[k]!, p.why, p.near);
+    }
+  });
+  if (!ok) return undefined;
+  const applied: Applied[] = [];
+  placed.forEach((p, k) => {
+    if (p.status === 'apply') applied.push({ hunk: fp.hunks[k]!, at: p.at, length: p.length });
+  });
+  const built = buildContent(r.lines, applied);
+  const content = Buffer.concat(built.pieces);
+  let landedAt = 0;
+  const hunks = placed.map((p, k) => {
+    if (p.status === 'failed') throw new Error('unreachable');
+    if (p.status === 'already') return hunkResult(fp.hunks[k]!, 'already', p.offset, p.whitespace, { oldStart: p.at + 1, oldLines: p.length, newStart: p.at + 1, newLines: p.length });
+    return hunkResult(fp.hunks[k]!, 'applied', p.offset, p.whitespace, built.landed[landedAt++]!);
+  });
+  const changed = !sameContent(r.lines, content);
+  return { content, hunks, linesAfter: built.linesAfter, changed };
+}
+
+function hunkResult(h: Hunk, status: HunkResult['status'], offset: number, whitespace: boolean, l: Landed): HunkResult {
+  return { header: h.header, patchLine: h.patchLine, status, offset, whitespace, oldStart: l.oldStart, oldLines: l.oldLines, newStart: l.newStart, newLines: l.newLines };
+}
+
+function sameContent(lines: readonly Buffer[], content: Buffer): boolean {
+  let at = 0;
+  for (const l of lines) {
+    if (at + l.length > content.length || !content.subarray(at, at + l.length).equals(l)) return false;
+    at += l.length;
+  }
+  return at === content.length;
+}
+
+/** A file's lines hold the content, terminators aside (a creation found done). */
+function sameLines(lines: readonly Buffer[], content: Buffer): boolean {
+  const want = splitLines(content);
+  const a = new FileLines([...lines]);
+  const b = new FileLines(want);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a.key(i, false) !== b.key(i, false)) return false;
+  return true;
+}
+
+
+/** A unified diff of one file, old and new named as git names them (null: /dev/null). */
+function fileDiff(oldName: string | null, newName: string | null, oldLines: readonly Buffer[], content: Buffer): Buffer {
+  return diffOf(oldName, newName, Buffer.concat(oldLines as Buffer[]), content);
+}
+
+/** The receipt of a patched file: each applied hunk's new lines with 2 lines of context, and the shifts. */
+function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[]): FileReceipt {
+  const lines = splitLines(content);
+  const applied = hunks.filter((h) => h.status === 'applied');
+  const edits: ReceiptEdit[] = applied.map((h) => ({
+    start: h.oldLines === 0 ? h.oldStart + 1 : h.oldStart,
+    end: h.oldLines === 0 ? h.oldStart : h.oldStart + h.oldLines - 1,
+    newStart: h.newLines === 0 ? h.newStart + 1 : h.newStart,
+    newEnd: h.newLines === 0 ? h.newStart : h.newStart + h.newLines - 1,
+  }));
+  const shifts: Shift[] = [];
+  let by = 0;
+  for (const e of edits) {
+    const d = e.newEnd - e.newStart - (e.end - e.start);
+    if (d === 0) continue;
+    by += d;
+    shifts.push({ after: e.end, by });
+  }
+  const regions: ReturnType<typeof toLine>[][] = [];
+  let lastEnd = 0;
+  for (const e of edits) {
+    const lo = Math.max(1, e.newStart - RECEIPT_CONTEXT, lastEnd + 1);
+    const hi = Math.min(lines.length, Math.max(e.newEnd, e.newStart - 1) + RECEIPT_CONTEXT);
+    const region: ReturnType<typeof toLine>[] = [];
+    for (let n = lo; n <= hi; n++) region.push(toLine(given, n, lines[n - 1]!, 0, lines[n - 1]!.length));
+    if (region.length === 0) continue;
+    if (regions.length > 0 && lo === lastEnd + 1 && lastEnd > 0) regions[regions.length - 1]!.push(...region);
+    else regions.push(region);
+    lastEnd = hi;
+  }
+  return { regions, edits, shifts };
+}
+
+/**
+ * Writes every planned change: new files first (each linked to its name, failing if one took it
+ * meanwhile), then the changed files renamed over theirs (locked, checked unchanged), then
+ * removals (locked, checked unchanged). A failure before the renames undoes the new files.
+ */
+async function commit(works: readonly FileWork[], signal: AbortSignal | undefined): Promise<void> {
+  const created: string[] = [];
+  const madeDirs: string[] = [];
+  try {
+    for (const w of works) {
+      if (!w.create) continue;
+      for (const d of missingDirs(path.dirname(w.create.real))) {
+        fs.mkdirSync(fsPath(d));
+        madeDirs.push(d);
+      }
+      await checkpoint(signal);
+      writeNewFile(w.create.real, w.create.given, w.create.bytes);
+      created.push(w.create.real);
+      if (w.create.mode !== undefined) fs.chmodSync(fsPath(w.create.real), w.create.mode & 0o7777);
+    }
+    await checkpoint(signal);
+    await commitAll(
+      works.flatMap((w) => (w.temp ? [w.temp] : [])),
+      signal,
+    );
+  } catch (e) {
+    for (const c of created.reverse()) fs.rmSync(fsPath(c), { force: true });
+    for (const d of madeDirs.reverse()) fs.rmdirSync(fsPath(d));
+    throw e;
+  }
+  for (const w of works) {
+    if (w.temp || w.create) w.report.written = true;
+    if (w.chmod) {
+      fs.chmodSync(fsPath(w.chmod.real), w.chmod.mode);
+      w.report.written = true;
+    }
+    if (!w.remove) continue;
+    const held = await lock(w.remove.target, signal);
+    try {
+      let now: fs.BigIntStats | undefined;
+      try {
+        now = fs.statSync(fsPath(w.remove.real), { bigint: true });
+      } catch {
+        now = undefined;
+      }
+      if (now === undefined || !sameFile(now, w.remove.stat)) throw new LinewiseError('changed', 'the file changed while the patch was prepared; it was not removed (the other files of the patch were written)', w.remove.given, Exit.stale);
+      fs.unlinkSync(fsPath(w.remove.name));
+      syncDir(path.dirname(w.remove.name));
+    } finally {
+      unlock(held);
+    }
+    w.report.written = true;
+  }
+}
+
+/** The directories above `dir` that do not exist, outermost first. */
+function missingDirs(dir: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; !taken(d); d = path.dirname(d)) {
+    out.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+// Properties of `patch` against the real `diff -u`: for random files and random edits, the diff
+// applied to the old file gives the new one byte for byte, a second run writes nothing, -R gives
+// the old one back; with a failing hunk among several files, no file is touched; and on files of
+// a tiny alphabet (lines that repeat everywhere), a run either gives the new file or refuses
+// having written nothing, and never writes on a second run.
+// fast-check prints the seed and the shrunk counterexample of a failure; replay with { seed, path }.
+
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyPatch, PatchFailedError } from '../../src/index.js';
+import { esc, tempDir, tree } from '../helpers.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+let n = 0;
+const fresh = () => {
+  const d = path.join(tmp.dir, `p${n++}`);
+  fs.mkdirSync(d);
+  return d;
+};
+
+/** `diff -u a/NAME b/NAME` of two contents (diff's own output: its positions, its markers). */
+function diffU(name: string, before: Buffer, after: Buffer): Buffer {
+  const d = fresh();
+  fs.mkdirSync(path.join(d, 'a'));
+  fs.mkdirSync(path.join(d, 'b'));
+  fs.writeFileSync(path.join(d, 'a', name), before);
+  fs.writeFileSync(path.join(d, 'b', name), after);
+  const r = spawnSync('diff', ['-u', `a/${name}`, `b/${name}`], { cwd: d });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`diff failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Lines rendered in one style, the last maybe without a terminator. */
+function render(lines: readonly string[], eol: string, open: boolean): Buffer {
+  return Buffer.from(lines.map((l, i) => (i === lines.length - 1 && open ? l : l + eol)).join(''), 'latin1');
+}
+
+/** An edit of a list of lines: at `at`, `remove` lines go and `insert` come. */
+const edit = fc.record({ at: fc.nat(), remove: fc.nat({ max: 3 }), insert: fc.array(fc.nat({ max: 1_000_000 }), { maxLength: 3 }) });
+
+function applyEdits(lines: string[], edits: readonly { at: number; remove: number; insert: number[] }[], word: (k: number) => string): string[] {
+  const out = [...lines];
+  for (const e of edits) {
+    const at = out.length === 0 ? 0 : e.at % (out.length + 1);
+    out.splice(at, e.remove, ...e.insert.map(word));
+  }
+  return out;
+}
+
+/** Distinct lines (a counter in each), with bytes that are not UTF-8 and tabs in some. */
+const distinct = fc.array(fc.constantFrom('x', 'caf\xe9', '\tindent', 'a b', ''), { minLength: 0, maxLength: 30 }).map((words) => words.map((w, i) => `${w} ${i}`));
+
+describe('diff -u old new | linewise patch', () => {
+  it('gives new byte for byte; a second run writes nothing; -R gives old', async () => {
+    await fc.assert(
+      fc.asyncProperty(distinct, fc.array(edit, { minLength: 1, maxLength: 4 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), async (lines, edits, eol, open) => {
+        const after = applyEdits(lines, edits, (k) => `new ${k} \xff`);
+        const before = render(lines, eol, open && lines.length > 0);
+        const want = render(after, eol, open && after.length > 0);
+        const patch = diffU('f.txt', before, want);
+        fc.pre(patch.length > 0);
+        const d = fresh();
+        const f = path.join(d, 'f.txt');
+        fs.writeFileSync(f, before);
+        await applyPatch(patch, { directory: d });
+        expect(esc(fs.readFileSync(f))).toBe(esc(want));
+        const st = fs.statSync(f, { bigint: true });
+        const again = await applyPatch(patch, { directory: d });
+        expect(again.files.every((x) => !x.written)).toBe(true);
+        const st2 = fs.statSync(f, { bigint: true });
+        expect([st2.ino, st2.mtimeNs]).toEqual([st.ino, st.mtimeNs]);
+        await applyPatch(patch, { directory: d, reverse: true });
+        expect(esc(fs.readFileSync(f))).toBe(esc(before));
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('an LF diff applies to the CRLF copy of the file, which stays CRLF', async () => {
+    await fc.assert(
+      fc.asyncProperty(distinct, fc.array(edit, { minLength: 1, maxLength: 4 }), async (lines, edits) => {
+        const after = applyEdits(lines, edits, (k) => `new ${k}`);
+        const patch = diffU('f.txt', render(lines, '\n', false), render(after, '\n', false));
+        // (an empty file has no endings of its own: new lines then take the patch's)
+        fc.pre(patch.length > 0 && lines.length > 0);
+        const d = fresh();
+        const f = path.join(d, 'f.txt');
+        fs.writeFileSync(f, render(lines, '\r\n', false));
+        await applyPatch(patch, { directory: d });
+        expect(esc(fs.readFileSync(f))).toBe(esc(render(after, '\r\n', false)));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('N files with one failing hunk: none is written', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(distinct, fc.array(edit, { minLength: 1, maxLength: 3 })), { minLength: 2, maxLength: 5 }), fc.nat(), async (files, pick) => {
+        const d = fresh();
+        const patches: Buffer[] = [];
+        const targets: number[] = [];
+        files.forEach(([lines, edits], i) => {
+          const after = applyEdits(lines, edits, (k) => `new ${k}`);
+          const p = diffU(`f${i}.txt`, render(lines, '\n', false), render(after, '\n', false));
+          fs.writeFileSync(path.join(d, `f${i}.txt`), render(lines, '\n', false));
+          if (p.length > 0) {
+            patches.push(p);
+            targets.push(i);
+          }
+        });
+        fc.pre(targets.length > 0);
+        // the file of one patch changed since the diff: every line it removes or keeps rewritten
+        const bad = targets[pick % targets.length]!;
+        const [lines] = files[bad]!;
+        fs.writeFileSync(path.join(d, `f${bad}.txt`), render(lines.map((l) => `${l} changed`), '\n', false));
+        const snap = tree(d);
+        const e = await applyPatch(Buffer.concat(patches), { directory: d }).then(
+          () => undefined,
+          (x: unknown) => x,
+        );
+        // a diff that only adds to an empty file has nothing to miss: it applies, to every file
+        if (lines.length === 0) return;
+        expect(e).toBeInstanceOf(PatchFailedError);
+        expect((e as PatchFailedError).failures.every((x) => x.path === `f${bad}.txt`)).toBe(true);
+        expect(tree(d)).toEqual(snap);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('lines that repeat everywhere: the new file, or a refusal that wrote nothing; never a write on a second run', async () => {
+    const word = fc.constantFrom('a', 'b', '');
+    await fc.assert(
+      fc.asyncProperty(fc.array(word, { maxLength: 12 }), fc.array(edit, { minLength: 1, maxLength: 3 }), async (lines, edits) => {
+        const after = applyEdits(lines, edits, (k) => ['a', 'b', ''][k % 3]!);
+        const before = render(lines, '\n', false);
+        const want = render(after, '\n', false);
+        const patch = diffU('f.txt', before, want);
+        fc.pre(patch.length > 0);
+        const d = fresh();
+        const f = path.join(d, 'f.txt');
+        fs.writeFileSync(f, before);
+        try {
+          await applyPatch(patch, { directory: d });
+        } catch (e) {
+          expect(e).toBeInstanceOf(PatchFailedError);
+          expect(esc(fs.readFileSync(f))).toBe(esc(before));
+          return;
+        }
+        expect(esc(fs.readFileSync(f))).toBe(esc(want));
+        try {
+          const again = await applyPatch(patch, { directory: d });
+          expect(again.files.every((x) => !x.written)).toBe(true);
+        } catch (e) {
+          expect(e).toBeInstanceOf(PatchFailedError);
+        }
+        expect(esc(fs.readFileSync(f))).toBe(esc(want));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
