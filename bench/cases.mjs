@@ -19,7 +19,7 @@ export const GROUPS = {
   startup: 'start-up: readlines and page of a small file vs node -e',
   read: 'readlines of 10 lines at 80 % of the log (LF and CRLF) vs sed and wc -l',
   page: 'page --last 20 of the log vs wc -l and tail; page --limit 100 of the log vs of 1 MiB',
-  memory: 'readlines and page of one 100 MiB line (peak memory) vs cat',
+  memory: 'peak memory: readlines and page of one 100 MiB line, readlines of every row of the log to a file, a pipe and /dev/null, vs cat',
   grep: 'grep in the single large log vs GNU grep and rg',
   tree: 'grep in directory trees (generated, node_modules, git when present) vs rg and GNU grep',
   replace: 'replace one line in the middle of the log vs sed -i; replace --rows of a million rows (peak memory) vs of 10,000',
@@ -98,6 +98,15 @@ export function makeCases(groups, d, lwArgv, notes) {
     const cat = { label: 'cat', argv: ['cat', d.longLine()] };
     add('memory', 'readlines of one 100 MiB line', { label: 'linewise', args: ['readlines', d.longLine(), '1'] }, [cat]);
     add('memory', 'page of one 100 MiB line', { label: 'linewise', args: ['page', d.longLine()] }, [cat]);
+    // Every row of the log (issue 27: 79-91 MiB once, a view and two strings made per row), its
+    // output to a file, a pipe and /dev/null; run the bench with Node 24 for Node 24's figures.
+    for (const output of ['file', 'pipe', 'null']) {
+      const to = { file: 'to a file', pipe: 'into a pipe', null: 'to /dev/null' }[output];
+      add('memory', `readlines ${d.tag} 1 (every row), ${to}`, { label: 'linewise', args: ['readlines', d.log(), '1'], output }, [
+        { label: 'cat', argv: ['cat', d.log()], output },
+      ]);
+    }
+    add('memory', `page --last 20 of ${d.tag}, into a pipe`, { label: 'linewise', args: ['page', d.log(), '--last', '20'], output: 'pipe' }, []);
   }
 
   if (groups.has('grep')) {
@@ -129,6 +138,9 @@ export function makeCases(groups, d, lwArgv, notes) {
       const a = treeArgv(t, ['-F'], t.literal);
       add('tree', `grep -F ${t.literal} in ${t.what}`, { label: 'linewise', args: a.linewise }, [
         { label: 'rg', argv: a.rg, goal: goal(3), sameRows: true },
+        // the floor of a fresh Node process (issue 27): a bare walk that opens, reads and closes
+        // every file and looks for the literal, with no ignore rules and no output
+        { label: 'bare Node walk', argv: [process.execPath, path.join(d.root, 'bench', 'bare-walk.mjs'), t.literal, t.rel], goal: goal(1.2, '#27') },
         { label: 'grep -r (C)', argv: a.grep, env: CLOCALE, sameRows: true },
         // the same search with a worker thread (-j 2): what the second core brings, or costs
         { label: 'linewise -j 2', argv: lwArgv('grep', '-j', '2', ...a.linewise.slice(1)), sameRows: true },

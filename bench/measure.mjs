@@ -18,12 +18,15 @@ export const UNSET_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS !== undefined;
 
 /**
  * Runs one command under /usr/bin/time; returns wall seconds, peak RSS in MiB and the exit status.
- * Output goes to a real file: GNU grep stops at the first match when stdout is /dev/null.
+ * Output goes to a real file (GNU grep stops at the first match when stdout is /dev/null), unless
+ * the command says `output: 'pipe'` (through `cat`, whose peak is not linewise's: GNU time reports
+ * the largest of the processes it waited for) or `output: 'null'` (/dev/null).
  */
 export function once(c, cwd) {
-  const out = fs.openSync(OUT, 'w');
+  const out = fs.openSync(c.output === 'null' ? '/dev/null' : OUT, 'w');
+  const argv = c.output === 'pipe' ? ['sh', '-c', '"$@" | cat >&3', 'sh', ...c.argv] : c.argv;
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', ...c.argv], { cwd, env: { ...BASE_ENV, ...c.env }, stdio: ['ignore', out, 'pipe'] });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', ...argv], { cwd, env: { ...BASE_ENV, ...c.env }, stdio: ['ignore', c.output === 'pipe' ? 'ignore' : out, 'pipe', out] });
   fs.closeSync(out);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const err = r.stderr.toString().trim().split('\n');
@@ -84,7 +87,7 @@ function run(r, round, cwd) {
     r.dropped = t.stderr.split('\n')[0] || `exit status ${t.status}`;
     return;
   }
-  if (round === 0) r.lines = outputLines();
+  if (round === 0) r.lines = r.output === 'null' ? undefined : outputLines();
   else r.times.push(t.seconds);
   r.mib = Math.max(r.mib, t.mib);
   if (!ok(t.status)) r.failed = t.status ?? -1;

@@ -146,8 +146,8 @@ async function main() {
   const verdicts = [];
   const changes = [];
   for (const c of cases) {
-    const subject = { label: c.subject.label, argv: lwArgv(...c.subject.args), setup: c.subject.setup };
-    const twin = oldArgv && { label: `${c.subject.label} (baseline)`, argv: oldArgv(...c.subject.args), setup: c.subject.setup, optional: true };
+    const subject = { label: c.subject.label, argv: lwArgv(...c.subject.args), setup: c.subject.setup, output: c.subject.output };
+    const twin = oldArgv && { label: `${c.subject.label} (baseline)`, argv: oldArgv(...c.subject.args), setup: c.subject.setup, output: c.subject.output, optional: true };
     const [lw, ...rest] = measure([subject, ...(twin ? [twin] : []), ...c.refs], o.runs, ROOT, Boolean(twin));
     const old = twin ? rest.shift() : undefined;
     printCase(c, lw, old, rest, verdicts, changes, notes);
@@ -165,7 +165,7 @@ async function main() {
   if (UNSET_CA_CERTS) console.log('- NODE_EXTRA_CA_CERTS is set here: it was unset for every command measured (it adds a certificate load, about 40 ms, to every Node start).');
   console.log(
     `\n"linewise ÷ this" = the new linewise's median ÷ that command's, from the same rounds (below 1: linewise is faster). ` +
-      `Goals: (#17) issue 17's, (earlier) the targets docs/PERFORMANCE.md set before issue 17; "met" judges the new linewise. ` +
+      `Goals: (#27) issue 27's, (#17) issue 17's, (earlier) the targets docs/PERFORMANCE.md set before issue 17; "met" judges the new linewise. ` +
       `Every linewise command is held to a peak of ≤ ${MEMORY_GOAL_MIB} MiB (#17), unless its row names another goal.` +
       (oldArgv ? ` A baseline row's ratio is new ÷ old, the median of the ratios of the rounds (in each, new and old ran one right after the other; their range follows): above ${SLOWER} it is marked slower, a peak over old + ${MORE_MIB} MiB as more memory.` : ''),
   );

@@ -132,13 +132,31 @@ export class LineScanner {
    * Starts over on another input, keeping the buffer (and the counting kernel it lives in): grep
    * reads thousands of small files through one scanner, where a buffer per file cost as much in
    * allocation and garbage collection as the search. Call `release` when no input is left.
+   *
+   * `head`: the input's first `filled` bytes are already in `buffer` (its opener read them there
+   * to sniff them: no byte is read twice), and scanning starts at `start` of them, past a byte
+   * order mark, so `offset` stays an offset in the input. `ended`: the input ended within them,
+   * so it is not read again (a terminal is not asked for more after its end).
    */
-  restart(read: ReadFn): void {
+  restart(read: ReadFn, head?: { filled: number; start: number; ended: boolean }): void {
     this.read = read;
-    this.eof = false;
-    this.pos = this.end = this.searched = this.base = 0;
+    this.base = 0;
     this.midLine = false;
-    this.view = this.buf.subarray(0, 0);
+    if (head === undefined) {
+      this.eof = false;
+      this.pos = this.end = this.searched = 0;
+    } else {
+      if (head.start > head.filled || head.filled > this.buf.length) throw new RangeError('restart: the head does not fit the buffer');
+      this.eof = head.ended;
+      this.end = head.filled;
+      this.pos = this.searched = head.start;
+    }
+    this.view = this.buf.subarray(0, this.end);
+  }
+
+  /** The buffer, for an input's first read before `restart(read, head)` (see there). */
+  get buffer(): Buffer {
+    return this.buf;
   }
 
   /** Offset in the input of the next byte not yet handed on or skipped. */
@@ -181,21 +199,11 @@ export class LineScanner {
     return true;
   }
 
-  /**
-   * The next bytes without consuming them: at least `n` (at most the buffer size) unless the
-   * input is shorter. For sniffing byte order marks and binary content.
-   */
+  /** The next bytes without consuming them: at least `n` (at most the buffer size) unless the input is shorter. */
   peek(n: number): Buffer {
     const want = Math.min(n, this.buf.length);
     while (this.end - this.pos < want && this.fill());
     return this.view.subarray(this.pos, Math.min(this.end, this.pos + want));
-  }
-
-  /** Consumes `n` bytes already returned by `peek` (a byte order mark). */
-  skipBytes(n: number): void {
-    if (n > this.end - this.pos) throw new RangeError('skipBytes past the peeked bytes');
-    this.pos += n;
-    if (this.searched < this.pos) this.searched = this.pos;
   }
 
   /**

@@ -1,6 +1,6 @@
-// What the first bytes of an input say about it: binary content, or text in UTF-16 or UTF-32
-// without a byte order mark. (Which mark a file has is decided with its decoding, in
-// io/encodings/decoding.ts chooseDecoding.)
+// Byte tests on the first bytes of an input: a NUL (binary), or NULs laid out as in UTF-16 or
+// UTF-32 text without a byte order mark. (What an opened file's first read decides, its mark,
+// codec and binary, is decided in one place: io/encodings/sniff.ts.)
 
 /** Encodings a byte order mark can announce. */
 export type Bom = 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-32le' | 'utf-32be';

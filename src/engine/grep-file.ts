@@ -88,9 +88,8 @@ export class FileSearch {
       return { kind: 'failed', error: errorData(fileError(e, display)) };
     }
     const size = text.input.size;
-    if (size === undefined || size > MAX_OUT_OF_TURN_BYTES || text.scanner !== this.scanner) {
+    if (size === undefined || size > MAX_OUT_OF_TURN_BYTES || text.codec !== undefined) {
       text.input.close();
-      if (text.scanner !== this.scanner) text.scanner.release();
       return { kind: 'in-turn' };
     }
     const log = this.log;

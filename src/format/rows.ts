@@ -9,12 +9,14 @@ import { FNV_START, fnv1a, type GuardLog } from '../core/row-guard.js';
 import { LinewiseError } from '../core/errors.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
-import type { Style } from './style.js';
+import { plain, type Style } from './style.js';
 
 export { NO_NEWLINE_MARK } from '../core/row-fields.js';
 
 /** The anchor of a line's text (without its terminator): {@link ANCHOR_DIGITS} lowercase hex digits or more. */
 export type AnchorFn = (body: Uint8Array) => string;
+
+const NO_PREFIX = new Uint8Array(0);
 
 /** The bytes that end the row of a line without terminator, on every output: "\n", the marker, "\n". */
 const MARK_AFTER_OPEN_ROW = Buffer.from(`\n${NO_NEWLINE_MARK}\n`);
@@ -99,8 +101,14 @@ export class TextRows implements RowSink {
       this.joined(buf, start, end, ends);
       return;
     }
-    if (!this.inRow) this.out.text(`${this.style.number(String(line))}\t`);
-    this.out.bytes(buf, start, end);
+    // Uncoloured (always, when piped): the number's digits written straight into the output
+    // buffer, no string made per row.
+    if (this.inRow) this.out.bytes(buf, start, end);
+    else if (this.style === plain) this.out.row(NO_PREFIX, line, buf, start, end);
+    else {
+      this.out.text(`${this.style.number(String(line))}\t`);
+      this.out.bytes(buf, start, end);
+    }
     this.guard?.piece(line, buf, start, end, ends);
     this.inRow = !ends;
     if (ends) endRow(this.out, buf, start, end);

@@ -4,6 +4,21 @@ import type { Sink } from './streams.js';
 
 const SIZE = 1 << 16;
 
+/**
+ * Lines up to this long are copied into the buffer byte by byte, longer ones by `set` over a
+ * view. A view is an object: one per row is most of what `readlines` of a large file allocates,
+ * and that garbage made V8 grow its young generation to 16 MiB a half (Node 20's peak went from
+ * 42 to 81 MiB). A loop over a short line costs no more than making the view.
+ */
+const LOOP_COPY_MAX = 128;
+
+/** Copies `src[start, end)` into `dst` at `at`: a short run without allocating. */
+function copyInto(dst: Uint8Array, at: number, src: Uint8Array, start: number, end: number): void {
+  if (end - start <= LOOP_COPY_MAX) {
+    for (let i = start; i < end; i++) dst[at++] = src[i]!;
+  } else dst.set(src.subarray(start, end), at);
+}
+
 export class Output {
   private readonly buf = Buffer.allocUnsafe(SIZE);
   private len = 0;
@@ -26,7 +41,7 @@ export class Output {
       this.sink.write(b.subarray(start, end));
       return;
     }
-    this.buf.set(b.subarray(start, end), this.len);
+    copyInto(this.buf, this.len, b, start, end);
     this.len += n;
   }
 
@@ -55,10 +70,8 @@ export class Output {
     }
     at = writeDigits(buf, at, n);
     buf[at++] = 9;
-    if (end > start) {
-      buf.set(b.subarray(start, end), at);
-      at += end - start;
-    }
+    copyInto(buf, at, b, start, end);
+    at += end - start;
     this.written += at - this.len;
     this.len = at;
   }

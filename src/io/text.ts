@@ -1,11 +1,13 @@
-// Opens an input as lines: the scanner, with the byte order mark taken off, the text decoded when
-// it is not UTF-8 (a UTF-16 or UTF-32 mark, or --encoding), and binary refused.
+// Opens an input as lines: its first read goes into the scanner's buffer and is sniffed there
+// (io/encodings/sniff.ts: the byte order mark, the codec, binary), and that one scanner starts past
+// the mark, on the file's own bytes or on their decoding. Binary is refused.
 
 import { LinewiseError, withPath } from '../core/errors.js';
 import { LineScanner, type ReadFn } from '../core/lines.js';
-import { type Bom, looksBinary, SNIFF_BYTES, wideEncodingOf } from '../core/sniff.js';
+import { type Bom, SNIFF_BYTES, wideEncodingOf } from '../core/sniff.js';
+import { couldBeMarkStart } from './encodings/bom.js';
 import { type Codec } from './encodings/codec.js';
-import { chooseDecoding, type Decoding } from './encodings/decoding.js';
+import { sniff } from './encodings/sniff.js';
 import { type Input, type InputSource, openInput } from './input.js';
 
 export interface TextOptions {
@@ -25,9 +27,8 @@ export interface TextOptions {
    */
   quietBinary?: boolean;
   /**
-   * A scanner to read the file's own bytes with, started over (grep passes one for a whole
-   * search); the caller releases it. A decoded file gets a scanner of its own (`scanner` of the
-   * result then differs: release that one when done).
+   * The scanner to read with, started over (grep passes one for a whole search, so no file
+   * allocates a buffer); the caller releases it. Without it, the result's scanner is new.
    */
   scanner?: LineScanner;
 }
@@ -50,47 +51,27 @@ export interface OpenedText {
   codec: Codec | undefined;
 }
 
-/** Bytes enough to tell every byte order mark (UTF-32's are 4). */
-const HEAD_BYTES = 4;
-
-/** The byte order marks: a head that is a proper prefix of one needs more bytes to tell. */
-const MARKS = [[0xef, 0xbb, 0xbf], [0xfe, 0xff], [0xff, 0xfe, 0, 0], [0, 0, 0xfe, 0xff]];
-
-function couldBeMark(head: Uint8Array): boolean {
-  return MARKS.some((m) => head.length < m.length && head.every((b, i) => m[i] === b));
-}
+/** A reader at its end: what follows an input that ended within its first read. */
+const ENDED: ReadFn = () => 0;
 
 /**
- * The first bytes of the input: `n` of them (fewer only at its end), or for a `live` input (a
- * pipe, a terminal) what its first read brings, up to `n`, read further only while they could
- * still be the start of a byte order mark: a live stream's first line is not held back waiting
- * for bytes its writer has not sent. `ended`: the input ended within them.
+ * Reads an input's first bytes into `buf`, the scanner's own buffer (so no byte is read twice):
+ * for a regular file (`size` known), up to SNIFF_BYTES or the buffer's size, whichever is less;
+ * for a live input (a pipe, a terminal), what its first read brings, read further only while it
+ * could still be the start of a byte order mark: a live stream's first line is not held back
+ * waiting for bytes its writer has not sent. `ended`: the input ended within them (a regular file
+ * whose first read brought all of the size it had when opened is not read again to learn so).
  */
-function readHead(read: ReadFn, n: number, live: boolean): { head: Buffer; ended: boolean } {
-  const head = Buffer.alloc(n);
+function firstFill(read: ReadFn, buf: Buffer, size: number | undefined): { filled: number; ended: boolean } {
+  const want = Math.min(SNIFF_BYTES, buf.length);
   let got = 0;
-  while (got < n) {
-    const k = read(head, got, n - got);
-    if (k <= 0) return { head: head.subarray(0, got), ended: true };
+  while (got < want) {
+    const k = read(buf, got, buf.length - got);
+    if (k <= 0) return { filled: got, ended: true };
     got += k;
-    if (live && !couldBeMark(head.subarray(0, got))) break;
+    if (size === undefined ? !couldBeMarkStart(buf.subarray(0, got)) : got === size) break;
   }
-  return { head: head.subarray(0, got), ended: false };
-}
-
-/** `read` with `head` (bytes already read from it) given back first. */
-function prefixed(head: Buffer, rest: ReadFn, ended: boolean): ReadFn {
-  let at = 0;
-  return (buf, offset, length) => {
-    if (at < head.length) {
-      const n = Math.min(length, head.length - at);
-      buf.set(head.subarray(at, at + n), offset);
-      at += n;
-      return n;
-    }
-    // The input ended within the head: do not ask a terminal for more after its end.
-    return ended ? 0 : rest(buf, offset, length);
-  };
+  return { filled: got, ended: size !== undefined && got === size };
 }
 
 /** The `bom` field for a byte order mark of `length` bytes read with `codec`. */
@@ -131,59 +112,28 @@ export class BinaryFileError extends LinewiseError {
  */
 export function openText(path: string, io: InputSource, opts: TextOptions = {}): OpenedText {
   const input = openInput(path, io);
-  let scanner: LineScanner | undefined;
+  // One scanner: the caller's, or a new one; the input's first read goes into its buffer, is
+  // sniffed there, and the scanner starts on it (past the byte order mark) or on its decoding.
+  const scanner = opts.scanner ?? new LineScanner(ENDED, opts.bufferSize);
   try {
-    // A pipe's first read is also what is sniffed for binary content (below): no waiting for more.
-    const live = input.size === undefined;
-    let decoding: Decoding;
-    let sniffLength = SNIFF_BYTES;
-    if (live) {
-      const { head, ended } = readHead(input.read, SNIFF_BYTES, true);
-      decoding = chooseDecoding(head, opts.encoding);
-      const { codec, bomLength } = decoding;
-      // Undecoded, the mark goes through the scanner and is skipped there, so the scanner's offsets
-      // stay file offsets (replace copies untouched stretches by them).
-      const bytes = prefixed(codec ? head.subarray(bomLength) : head, input.read, ended);
-      scanner = codec ? new LineScanner(codec.decodeReader(bytes, bomLength), opts.bufferSize) : byteScanner(bytes, opts);
-      if (!codec) sniffLength = head.length - bomLength;
-    } else {
-      // A regular file's first read goes straight into the scanner's buffer (no read of the head
-      // alone): for a small file, that one read is all of it.
-      scanner = byteScanner(input.read, opts);
-      decoding = chooseDecoding(scanner.peek(HEAD_BYTES), opts.encoding);
-      const { codec, bomLength } = decoding;
-      if (codec) {
-        // What the scanner read is given back to the codec, which reads on from there.
-        const read = Buffer.from(scanner.peek(Infinity));
-        scanner = new LineScanner(codec.decodeReader(prefixed(read.subarray(bomLength), input.read, false), bomLength), opts.bufferSize);
-      }
-    }
-    const { codec, bomLength } = decoding;
-    if (!codec && bomLength > 0) {
-      scanner.peek(bomLength);
-      scanner.skipBytes(bomLength);
-    }
-    // UTF-16 text is full of NUL bytes: with a codec the decoded text is what is checked.
-    // (Not peeked under -a: a pipe's first rows must not wait for 64 KiB to arrive; a live pipe is
-    // sniffed in its first read only.)
-    if (!opts.allowBinary) {
-      const sniffed = scanner.peek(sniffLength);
-      if (looksBinary(sniffed)) throw binaryError(codec || opts.quietBinary ? undefined : sniffed, input.name);
-    }
+    const { filled, ended } = firstFill(input.read, scanner.buffer, input.size);
+    const head = scanner.buffer.subarray(0, filled);
+    const { bomLength, codec, binary } = sniff(head, opts.encoding, !opts.allowBinary);
+    // UTF-16 text is full of NUL bytes: with a codec the decoded text was checked. A walk's binary
+    // file is refused without working out which encoding it looks like.
+    if (binary) throw binaryError(codec || opts.quietBinary ? undefined : head.subarray(bomLength), input.name);
+    const rest = ended ? ENDED : input.read;
+    if (codec === undefined) scanner.restart(rest, { filled, start: bomLength, ended });
+    else scanner.restart(codec.decodeReader(rest, bomLength, head.subarray(bomLength)));
     return { input, scanner, bom: bomName(codec, bomLength), codec };
   } catch (e) {
     input.close();
-    // a binary file: a scanner of its own gives its buffer to the next file of a walk
-    if (scanner !== opts.scanner) scanner?.release();
+    // A binary file: a scanner of its own gives its buffer to the next file of a walk; the
+    // caller's forgets the bytes it was given.
+    if (scanner !== opts.scanner) scanner.release();
+    else scanner.restart(ENDED);
     throw withPath(e, input.name);
   }
-}
-
-/** The scanner of the file's own bytes: the caller's, started over, or a new one. */
-function byteScanner(read: ReadFn, opts: TextOptions): LineScanner {
-  if (opts.scanner === undefined) return new LineScanner(read, opts.bufferSize);
-  opts.scanner.restart(read);
-  return opts.scanner;
 }
 
 /**

@@ -175,13 +175,25 @@ describe('LineScanner', () => {
     );
   });
 
-  it('peek does not consume; skipBytes takes a BOM off', () => {
+  it('peek does not consume; a restart on bytes already in its buffer starts past a BOM, offsets staying the input\'s', () => {
     const s = new LineScanner(chunkedReader(Buffer.from('\uFEFFhi\n'), [1]), 16);
     expect(esc(s.peek(3))).toBe('\\xef\\xbb\\xbf');
-    s.skipBytes(3);
+    // what openText does: the first read into the scanner's own buffer, then a start past the mark
+    const input = chunkedReader(Buffer.from('\uFEFFhi\nyo'), [5]);
+    const filled = input(s.buffer, 0, s.buffer.length);
+    s.restart(input, { filled, start: 3, ended: false });
+    expect(s.offset).toBe(3);
     const got: string[] = [];
     s.scan((b, st, en) => void got.push(esc(b.subarray(st, en))));
-    expect(got).toEqual(['hi\\n']);
+    expect(got).toEqual(['hi\\n', 'yo']);
+    expect(s.offset).toBe(8);
+    // ended: the input is not read again (a terminal is not asked for more after its end)
+    let reads = 0;
+    const once = chunkedReader(Buffer.from('\uFEFFa\n'));
+    s.restart((b, o, l) => (reads++, once(b, o, l)), { filled: once(s.buffer, 0, s.buffer.length), start: 3, ended: true });
+    const rows: string[] = [];
+    s.scan((b, st, en) => void rows.push(esc(b.subarray(st, en))));
+    expect([rows, reads]).toEqual([['a\\n'], 0]);
   });
 });
 

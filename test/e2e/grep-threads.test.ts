@@ -2,7 +2,7 @@
 // notes and errors on stderr, footers and the exit status, over a tree with every kind of file a
 // worker hands back (matches, none, binary, a decoded UTF-16 file and one past the size searched
 // out of turn, both left to the main thread), under the options that shape the output.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,10 +12,18 @@ const BIN = process.env.LINEWISE_BIN ?? fileURLToPath(new URL('../../bin/linewis
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-function linewise(args: string[], cwd: string) {
+/** Runs the CLI, without blocking the worker: the cases below run at the same time. */
+function linewise(args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const isJs = BIN.endsWith('.js');
-  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
-  return { status: r.status, stdout: esc(r.stdout), stderr: r.stderr.toString() };
+  const child = spawn(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (b: Buffer) => out.push(b));
+  child.stderr.on('data', (b: Buffer) => err.push(b));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout: esc(Buffer.concat(out)), stderr: Buffer.concat(err).toString() }));
+  });
 }
 
 /** A deterministic tree of 1,200 files in 60 directories, each kind of file among them. */
@@ -66,21 +74,23 @@ const CASES: string[][] = [
   ['needle', 'dir01', 'dir02/f1.txt', 'dir05'],
 ];
 
-describe('the built CLI: grep -j (threads)', () => {
+// The cases only read the tree, so they run at the same time (each spawns its runs one by one):
+// the file took 30 s one case after another, most of it waiting for processes to start.
+describe.concurrent('the built CLI: grep -j (threads)', () => {
   const root = makeTree(path.join(tmp.dir, 'tree'));
 
-  it.each(CASES)('%s ...: the same bytes, stderr and status with 1, 2 and 4 threads', (...args) => {
-    const one = linewise(['grep', '-j', '1', ...args], root);
+  it.each(CASES)('%s ...: the same bytes, stderr and status with 1, 2 and 4 threads', async (...args) => {
+    const one = await linewise(['grep', '-j', '1', ...args], root);
     expect(one.status, one.stderr).not.toBe(2);
-    for (const j of ['2', '4']) expect(linewise(['grep', '-j', j, ...args], root), `-j ${j}`).toEqual(one);
-    expect(linewise(['grep', ...args], root), 'default').toEqual(one);
+    for (const j of ['2', '4']) expect(await linewise(['grep', '-j', j, ...args], root), `-j ${j}`).toEqual(one);
+    expect(await linewise(['grep', ...args], root), 'default').toEqual(one);
   });
 
-  it('a pattern that runs past its deadline in a walked file: the same rows before it, the same message', () => {
+  it('a pattern that runs past its deadline in a walked file: the same rows before it, the same message', async () => {
     const args = (j: string) => ['grep', '-j', j, '--timeout', '1', '(a+)+$', '.'];
-    const one = linewise(args('1'), root);
+    const one = await linewise(args('1'), root);
     expect(one.status).toBe(2);
     expect(one.stderr).toMatch(/^linewise: \.\/dir08\/slow\.txt: the search ran longer than 1 s at or after line \d+: /);
-    expect(linewise(args('2'), root)).toEqual(one);
+    expect(await linewise(args('2'), root)).toEqual(one);
   });
 });

@@ -175,7 +175,8 @@ describe('faults: option inputs are files, and bounded', () => {
     const r = await run(['replace', 'f', '--rows', 'rows', '--expect', '-'], { cwd: t.dir, stdin: lines((i) => `${i}\tl${i}\n`) });
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(fs.readFileSync(f).equals(lines((i) => `L${i}\n`))).toBe(true);
-  });
+    // 10 s alone on 2 cores, past 120 s at a load average of 15: a million rows, three times over
+  }, 300_000);
 });
 
 describe('faults: clear lines', () => {

@@ -40,3 +40,18 @@ export function markOf(head: Uint8Array): string | undefined {
   if (head.length === 0 || !FIRST.has(head[0]!)) return undefined;
   return DETECTED.find((c) => startsWithBom(head, c));
 }
+
+/**
+ * Whether `head` could still be the start of a byte order mark that more bytes would complete: a
+ * live input's first read is read further only while this holds, so a pipe's first line is not
+ * held back waiting for bytes its writer has not sent.
+ */
+export function couldBeMarkStart(head: Uint8Array): boolean {
+  for (const mark of BOMS.values()) {
+    if (head.length >= mark.length) continue;
+    let i = 0;
+    while (i < head.length && head[i] === mark[i]) i++;
+    if (i === head.length) return true;
+  }
+  return false;
+}

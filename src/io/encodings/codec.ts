@@ -28,9 +28,13 @@ export interface Codec {
    * A reader of UTF-8 bytes decoded from `read` (the file's bytes after its byte order mark),
    * streaming in constant memory: a character cut between two reads (a multi-byte sequence, a
    * UTF-16 code unit or surrogate pair) comes out whole. `offset` is the file offset of the
-   * first byte `read` gives (the length of the byte order mark), for `invalidAt`.
+   * first byte decoded (the length of the byte order mark), for `invalidAt`. `head`: bytes already
+   * read from the file (the first read, sniffed), decoded before anything `read` gives; they are
+   * copied at once, so their buffer may be reused.
    */
-  decodeReader(read: ReadFn, offset?: number): ReadFn;
+  decodeReader(read: ReadFn, offset?: number, head?: Uint8Array): ReadFn;
+  /** Whether `raw` (a file's first bytes after its mark) decodes to text holding U+0000: binary. */
+  holdsNul(raw: Uint8Array): boolean;
   /**
    * Offset in the file of the first bytes, among those decoded so far by `decodeReader`, that do
    * not survive decoding and encoding back: bytes not valid in the encoding (iconv-lite shows
@@ -96,8 +100,15 @@ export class CodecImpl implements Codec {
     throw new LinewiseError('unencodable', `the new text cannot be represented in ${this.name}`);
   }
 
-  decodeReader(read: ReadFn, offset = 0): ReadFn {
-    const raw = Buffer.allocUnsafe(RAW_CHUNK);
+  holdsNul(raw: Uint8Array): boolean {
+    // A decoder of its own: a character cut at the end is held back, never guessed at.
+    return this.backend.decoder().write(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)).includes('\0');
+  }
+
+  decodeReader(read: ReadFn, offset = 0, head?: Uint8Array): ReadFn {
+    const raw = Buffer.allocUnsafe(Math.max(RAW_CHUNK, head?.length ?? 0));
+    let first = head === undefined ? 0 : head.length; // bytes of raw holding the head, not yet decoded
+    if (head !== undefined) raw.set(head);
     const decoder = this.backend.decoder();
     const roundTrip = new RoundTripCheck(this.backend, offset, (at) => {
       if (this.invalidAt === undefined) this.invalidAt = at;
@@ -109,7 +120,8 @@ export class CodecImpl implements Codec {
 
     const refill = (): boolean => {
       while (!done) {
-        const n = read(raw, 0, RAW_CHUNK);
+        const n = first > 0 ? first : read(raw, 0, RAW_CHUNK);
+        first = 0;
         let text: string;
         let chunk: Buffer | undefined;
         if (n > 0) {
