@@ -21,5 +21,10 @@ export default defineConfig({
     // cores took 27 % less time at the same load (docs/PERFORMANCE.md, "The test run"). No two
     // files share a path they write: each works in its own temporary directory.
     maxWorkers: Math.max(3, availableParallelism()),
+    // The readers end piped rows with a guard trailer (`\ read {...}`, core/row-guard.ts). The
+    // tests of row bytes, written before it, compare rows alone: they run with it off, as a user
+    // can (LINEWISE_GUARD=never). The trailer is tested with its default where it matters:
+    // test/e2e/guard.test.ts, the README transcript, the rows properties, test/core/row-guard.test.ts.
+    env: { LINEWISE_GUARD: 'never' },
   },
 });

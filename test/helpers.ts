@@ -69,7 +69,8 @@ export async function run(args: string[], o: RunOptions = {}): Promise<CliResult
     stdinIsTTY: o.stdin === undefined && (o.tty ?? false),
     // stdin given: a pipe with that data; none: as under `</dev/null` (grep then walks the cwd)
     stdinReadable: o.stdin !== undefined,
-    env: o.env ?? {},
+    // the guard trailer's default as the test run sets it (vitest.config.ts), unless the test says
+    env: { ...(process.env.LINEWISE_GUARD !== undefined ? { LINEWISE_GUARD: process.env.LINEWISE_GUARD } : {}), ...(o.env ?? {}) },
     cwd: o.cwd ?? process.cwd(),
   };
   const status = await main(args, io);

@@ -27,6 +27,37 @@ export function exitStatus(
   usageError: string | undefined,
   reached: ExitCode = Exit.ok,
   argv: readonly string[] = [],
+  json = false,
+): ExitCode {
+  const status = failureStatus(e, out, io, errLine, usageError, reached, argv);
+  // Under --json a failure is also a record on stdout, after what was found before it, so a
+  // harness that parses the records sees why the run ended; the status is the same.
+  if (json && status !== Exit.ok && !(e instanceof OutputClosed) && !(e instanceof Interrupted && e.reason !== undefined)) {
+    try {
+      out.text(`${JSON.stringify(errorRecord(e, status, usageError, argv))}\n`);
+      out.flush();
+    } catch (closed) {
+      if (!(closed instanceof OutputClosed)) throw closed;
+    }
+  }
+  return status;
+}
+
+/** The `--json` record of the failure that ended a run. */
+export function errorRecord(e: unknown, status: ExitCode, usageError: string | undefined, argv: readonly string[]): Record<string, unknown> {
+  if (e instanceof LinewiseError) return { type: 'error', code: e.code, message: e.message, path: e.path ?? null, status };
+  if (e instanceof CommanderError) return { type: 'error', code: 'usage', message: usageMessage(usageError ?? e.message, argv), path: null, status };
+  return { type: 'error', code: 'internal', message: `internal error: ${(e as Error)?.message ?? String(e)}`, path: null, status };
+}
+
+function failureStatus(
+  e: unknown,
+  out: Output,
+  io: Io,
+  errLine: ErrorLine,
+  usageError: string | undefined,
+  reached: ExitCode,
+  argv: readonly string[],
 ): ExitCode {
   try {
     out.flush(); // results found before an error are still printed

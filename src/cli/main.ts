@@ -28,6 +28,8 @@ export async function main(given: string[], io: Io = processIo()): Promise<ExitC
   /** the command's status: set when it returns, raised by failures it reports on the way */
   let status: ExitCode = Exit.ok;
   let usageError: string | undefined;
+  /** --json was asked for: a failure is also a record on stdout (cli/exit.ts) */
+  let json: boolean | undefined;
 
   const program = buildProgram(
     {
@@ -44,6 +46,9 @@ export async function main(given: string[], io: Io = processIo()): Promise<ExitC
       writing: async (work) => (io.trapSignals ? (await import('./signals.js')).withProcessSignals(work) : work(io.signal)),
       status: (code) => {
         status = code;
+      },
+      parsed: (o) => {
+        json = o.json === true;
       },
     },
     {
@@ -69,7 +74,9 @@ export async function main(given: string[], io: Io = processIo()): Promise<ExitC
     out.flush();
     return status;
   } catch (e) {
-    return exitStatus(e, out, io, errLine, usageError, status, argv);
+    // not parsed (commander refused the command line): --json as typed, before any "--"
+    json ??= argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).includes('--json');
+    return exitStatus(e, out, io, errLine, usageError, status, argv, json);
   }
 }
 

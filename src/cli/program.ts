@@ -27,6 +27,8 @@ export interface Runner {
   /** runs a command that writes files, with the process's signals mapped to cancellation */
   writing<T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T>;
   status(code: ExitCode): void;
+  /** the options the command line asked for, parsed, before the command runs (main reads --json) */
+  parsed?(o: Parsed): void;
 }
 
 /** Parsed options, by the library's names (surface keys). */
@@ -154,6 +156,7 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     cmd.action(async (...got: unknown[]) => {
       const positional = got.slice(0, spec.args.length) as (string | string[] | undefined)[];
       const given = byKey(spec, cmd.opts(), attr);
+      runner.parsed?.(given);
       const clash = conflictIn(spec, given);
       if (clash?.[2] !== undefined) throw new LinewiseError('usage', render(clash[2], spec, 'cli'));
       await action(runner, positional, given);

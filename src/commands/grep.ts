@@ -10,7 +10,8 @@ import { anchorOf } from '../engine/results.js';
 import { type GrepOptions, type GrepReport, grepTo } from '../engine/search.js';
 import { PrintingGrepReporter } from '../format/grep-report.js';
 import { readOptionInput } from '../io/option-input.js';
-import type { Context } from './context.js';
+import { type Context, rowGuard } from './context.js';
+import { GUARD_MAX_ROWS } from '../core/row-guard.js';
 import { cliWords } from '../surface/words.js';
 
 /** The flags as commander parses them: those the engine takes as they are, by its own names. */
@@ -56,6 +57,8 @@ export interface GrepArgs extends Pick<GrepOptions, EngineFlags> {
   encoding?: string;
   /** rows `[path<TAB>]n#anchor<TAB>line` (`--anchor`) */
   anchor?: boolean;
+  /** `--guard auto|always|never`: the rows' guard trailer */
+  guard?: string;
   timeout?: number;
   threads?: number;
   /** scanner buffer size (tests) */
@@ -67,7 +70,16 @@ const NEVER = '(?!)';
 
 export async function grep(ctx: Context, first: string | undefined, rest: string[], o: GrepArgs): Promise<ExitCode> {
   const { patterns, paths, never } = o.listFiles ? { patterns: [], paths: first === undefined ? rest : [first, ...rest], never: false } : patternsAndPaths(ctx, first, rest, o);
-  const reporter = new PrintingGrepReporter(ctx, report(o), { json: o.json === true, nul: o.null === true, quietErrors: o.noMessages === true, skipped: o.skipped === true, words: cliWords('grep'), ...(o.anchor ? { anchor: anchorOf } : {}) });
+  const guard = report(o) === 'lines' && !o.onlyMatching ? rowGuard(ctx, o, '') : undefined;
+  const reporter = new PrintingGrepReporter(ctx, report(o), {
+    json: o.json === true,
+    nul: o.null === true,
+    quietErrors: o.noMessages === true,
+    skipped: o.skipped === true,
+    words: cliWords('grep'),
+    ...(o.anchor ? { anchor: anchorOf } : {}),
+    ...(guard ? { guard } : {}),
+  });
   const summary = await grepTo(reporter, patterns, paths, {
     ignoreCase: o.ignoreCase,
     fixedStrings: o.fixedStrings && !never,
@@ -102,6 +114,7 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
     stdin: ctx.io.stdin,
     ...(o.bufferSize !== undefined ? { bufferSize: o.bufferSize } : {}),
   });
+  if (guard?.log.overflowed) ctx.warn(`more than ${GUARD_MAX_ROWS.toLocaleString('en-US')} rows: printed without a guard trailer, so replace --rows would write them all back (read fewer, or use --anchor)`);
   if (summary.complete) reporter.finish(summary.errors, summary.cutOff);
   return summary.status;
 }

@@ -8,7 +8,7 @@ import { JsonRows, writeRecord } from '../format/json.js';
 import { pageFooterOf, pageRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
 import { cliWords } from '../surface/words.js';
-import type { Context, ReaderOptions } from './context.js';
+import { type Context, type ReaderOptions, rowGuard, writeGuard } from './context.js';
 
 export interface PageArgs extends ReaderOptions {
   offset: number;
@@ -17,16 +17,20 @@ export interface PageArgs extends ReaderOptions {
   countBytes: number;
   /** the last N lines instead of --offset/--limit: the file is counted first, then paged */
   last?: number;
+  /** start the first line of the page at this byte (`--from-byte`, a footer's cursor) */
+  fromByte?: number;
 }
 
 export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   const anchor = args.anchor ? anchorOf : undefined;
-  const sink = args.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor);
+  const guard = rowGuard(ctx, args, file);
+  const sink = args.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor, guard);
   const r = pageTo(sink, file, {
     anchor: args.anchor === true,
     ...(args.last === undefined ? { offset: args.offset, limit: args.limit } : { last: args.last }),
     maxBytes: args.maxBytes,
     countBytes: args.countBytes,
+    ...(args.fromByte !== undefined ? { fromByte: args.fromByte } : {}),
     text: args.text,
     encoding: args.encoding,
     cwd: ctx.io.cwd,
@@ -35,7 +39,8 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   for (const note of r.notes) ctx.warn(note, r.path);
   if (args.json) writeRecord(ctx.out, pageRecord(r));
   else {
-    const footer = pageFooterOf(r, args.encoding, cliWords('page'));
+    writeGuard(ctx, guard);
+    const footer = pageFooterOf(r, args.encoding, cliWords('page'), args.maxBytes);
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
   return Exit.ok;

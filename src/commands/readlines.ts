@@ -9,21 +9,25 @@ import { JsonRows, writeRecord } from '../format/json.js';
 import { readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
 import { TextRows } from '../format/rows.js';
 import { cliWords } from '../surface/words.js';
-import type { Context, ReaderOptions } from './context.js';
+import { type Context, type ReaderOptions, rowGuard, writeGuard } from './context.js';
 
 export interface ReadlinesArgs extends ReaderOptions {
   maxBytes?: number;
+  /** start line START at this byte (`--from-byte`, a footer's cursor) */
+  fromByte?: number;
 }
 
 export function readlines(ctx: Context, file: string, startArg: string, endArg: string | undefined, opts: ReadlinesArgs): ExitCode {
   const start = lineArgument(file, startArg, 'START');
   const end = endArg === undefined ? undefined : lineArgument(file, endArg, 'END');
   const anchor = opts.anchor ? anchorOf : undefined;
-  const sink = opts.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor);
-  const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, maxBytes: opts.maxBytes, cwd: ctx.io.cwd, stdin: ctx.io.stdin });
+  const guard = rowGuard(ctx, opts, file);
+  const sink = opts.json ? new JsonRows(ctx.out, file, anchor) : new TextRows(ctx.out, ctx.rowStyle, anchor, guard);
+  const r = readLinesTo(sink, file, start, end, { text: opts.text, encoding: opts.encoding, maxBytes: opts.maxBytes, ...(opts.fromByte !== undefined ? { fromByte: opts.fromByte } : {}), cwd: ctx.io.cwd, stdin: ctx.io.stdin });
   for (const note of r.notes) ctx.warn(note, r.path);
   if (opts.json) writeRecord(ctx.out, readlinesRecord(r));
   else {
+    writeGuard(ctx, guard);
     const footer = readlinesFooterOf(r, end, opts.maxBytes, opts.encoding, cliWords('readlines'));
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }

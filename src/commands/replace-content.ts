@@ -31,8 +31,8 @@ export async function editsOrText(ctx: Context, files: readonly string[], o: Rep
   const file = files[0]!;
   if (o.create) {
     if (o.expect !== undefined) throw usage('--create writes a new file: there are no lines to --expect');
-    if (o.receipt) throw usage('--receipt shows edited regions; a created file holds exactly the text given');
     return createFile(file, newText(), {
+      receipt: o.receipt === true,
       eol: o.eol,
       force: o.force === true,
       dryRun: o.dryRun === true,

@@ -4,6 +4,7 @@
 import { LinewiseError } from './errors.js';
 import { editRangeProblem } from './ranges.js';
 import type { Row } from './parse-rows.js';
+import { fnv1a } from './row-guard.js';
 import { bodyOf } from './terminators.js';
 
 /** One edit: lines `start..end` (1-based, inclusive) become `lines`; `end = start - 1` inserts before `start`. */
@@ -35,6 +36,8 @@ export interface Expectation {
   line: number;
   bytes?: Buffer;
   anchor?: string;
+  /** the FNV-1a of the line's text as read, from a reader's guard trailer (core/row-guard.ts) */
+  fnv?: number;
   origin: string;
 }
 
@@ -63,6 +66,11 @@ export function rowAnchor(r: Row, shift = 0): Expectation | undefined {
   return r.anchor === undefined ? undefined : { line: r.line + shift, anchor: r.anchor, origin: `row ${r.rowNumber}` };
 }
 
+/** The guard of a row from a reader's output with its trailer: the hash of its line as read. */
+export function rowGuard(r: Row, fnv: number, shift = 0): Expectation {
+  return { line: r.line + shift, fnv, origin: `row ${r.rowNumber}` };
+}
+
 /** Rows fed back as edits (see rowEdit). */
 export function rowEdits(rows: readonly Row[]): Edit[] {
   return rows.map((r) => rowEdit(r));
@@ -79,8 +87,10 @@ export function rowExpectations(rows: readonly Row[], origin = 'expected row'): 
  */
 export function expectationHolds(x: Expectation, current: Buffer, hash: ((body: Uint8Array) => string) | undefined): boolean {
   if (x.bytes !== undefined) return sameLine(x.bytes, current);
+  if (x.fnv !== undefined && fnv1a(bodyOf(current)) !== x.fnv) return false;
+  if (x.anchor === undefined) return true;
   if (hash === undefined) throw new Error('an anchored expectation needs a hash function');
-  return hash(bodyOf(current)).startsWith(x.anchor!);
+  return hash(bodyOf(current)).startsWith(x.anchor);
 }
 
 /**

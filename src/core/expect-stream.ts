@@ -40,7 +40,7 @@ export class ExpectStream {
 
   /**
    * The expectations of line `peek()` as one: the text itself if one gives it, else the longest
-   * anchor. Throws (exit 2) when two of them cannot both hold.
+   * anchor with a trailer's hash beside it. Throws (exit 2) when two of them cannot both hold.
    */
   take(): Expectation {
     const line = this.peek();
@@ -50,7 +50,7 @@ export class ExpectStream {
         if (seen && !this.agree(seen, x)) {
           throw new LinewiseError('conflict', `${seen.origin} and ${x.origin} expect different text for line ${x.line}`);
         }
-        if (!seen || (seen.bytes === undefined && (x.bytes !== undefined || x.anchor!.length > seen.anchor!.length))) seen = x;
+        seen = seen === undefined ? x : stronger(seen, x);
         this.heads[s] = this.advance(s);
       }
     }
@@ -77,4 +77,18 @@ export class ExpectStream {
     this.pos[s] = i;
     return x;
   }
+}
+
+/**
+ * Two expectations of one line that agree, as one: the text, which says everything; else the
+ * longer anchor, and a trailer's hash (core/row-guard.ts) kept beside it, since an anchor and a
+ * hash cannot be compared with each other and both must hold.
+ */
+function stronger(a: Expectation, b: Expectation): Expectation {
+  if (a.bytes !== undefined) return a;
+  if (b.bytes !== undefined) return b;
+  const anchor = (a.anchor?.length ?? 0) >= (b.anchor?.length ?? 0) ? a.anchor : b.anchor;
+  const fnv = a.fnv ?? b.fnv;
+  const base = anchor === a.anchor ? a : b;
+  return { ...base, ...(anchor !== undefined ? { anchor } : {}), ...(fnv !== undefined ? { fnv } : {}) };
 }

@@ -35,6 +35,22 @@ const KERNEL_FROM_LINES = 1000;
  * Where a piece of an unfinished line may be cut: before a trailing "\r" (it may be the first
  * half of "\r\n") and before an incomplete UTF-8 sequence, so no consumer ever sees either split.
  */
+/**
+ * Where to cut bytes `[start, end)` of a line to show at most `keep` of them ({@link safeCut}),
+ * but never before its first character: a part that shows nothing would leave a cursor inside
+ * the line where it was, and following it would never end. `start` when what is left is the
+ * line's terminator: no part holds it, the caller shows it as the line's last part, whatever
+ * the budget.
+ */
+export function advancingCut(buf: Uint8Array, start: number, end: number, keep: number): number {
+  const cut = safeCut(buf, start, Math.min(end, start + Math.max(0, keep)));
+  if (cut > start || end <= start) return cut;
+  if (buf[start] === 10 || (buf[start] === CR && buf[start + 1] === 10)) return start;
+  let s = start + 1;
+  while (s < end && (buf[s]! & 0xc0) === 0x80) s++;
+  return s;
+}
+
 export function safeCut(buf: Uint8Array, start: number, end: number): number {
   let cut = end;
   if (cut > start && buf[cut - 1] === CR) cut--;

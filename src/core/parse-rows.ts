@@ -7,6 +7,7 @@ import { LinewiseError } from './errors.js';
 import { needsQuoting, pathFromBytes, quoteRowPath, unquotePath } from './path-names.js';
 import { altPathRow, type AltReading, type Row, RowTable } from './row-table.js';
 import { CUT_MARK, NO_NEWLINE_MARK, parseLineField } from './row-fields.js';
+import { parseGuardLine } from './row-guard.js';
 
 export { CUT_MARK } from './row-fields.js';
 export type { AltReading, Row, RowSet } from './row-table.js';
@@ -67,6 +68,17 @@ export function parseRowTable(input: Buffer, source: string, options: ParseRowsO
       rows.setStrip(last, separatorLength(rows.row(last).bytes, input.subarray(at, end)));
       rows.gap();
       last = undefined;
+      at = end;
+      continue;
+    }
+    // A guard trailer (`\ read {...}`, core/row-guard.ts) guards the rows before it, back to the previous one.
+    const guard = text === undefined ? undefined : parseGuardLine(guardText(input.subarray(at, end)));
+    if (guard !== undefined) {
+      if ('bad' in guard) throw rowError(source, rowNumber, guard.bad);
+      rows.addGuard(guard);
+      last = undefined;
+      if (nul) skipped.push({ line: input.subarray(at, end) });
+      rows.gap();
       at = end;
       continue;
     }
@@ -151,6 +163,14 @@ function decorationText(b: Buffer): string {
     .replace(/\x1b\[[0-9;]*m/g, '');
 }
 
+/** A trailer line's text: UTF-8 (its JSON may hold any character), without line ending and colour. */
+function guardText(b: Buffer): string {
+  return b
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
+    .replace(/\x1b\[[0-9;]*m/g, '');
+}
+
 /** The bytes of a --null row's path: up to its NUL (or the whole rest when there is none). */
 function pathBytesOf(input: Buffer, at: number): Buffer {
   const nul = input.indexOf(NUL, at);
@@ -166,12 +186,13 @@ function lineAndText(row: Buffer, at: number, bad: (what: string) => LinewiseErr
   if (f === undefined && s.includes('\0')) throw bad('a path ends in a NUL byte, as grep -0 prints it: read such rows with replace --null');
   if (f === undefined) throw bad(`${JSON.stringify(s.slice(0, 40))} is not a line number`);
   if ('bad' in f) throw bad(f.bad);
-  if (f.cut) throw cutError(f.line, bad);
+  if (f.cut || f.from !== undefined) throw cutError(f, bad);
   return { line: toLine(f.line, bad), ...(f.anchor !== undefined ? { anchor: f.anchor } : {}), bytes: row.subarray(tab + 1) };
 }
 
-function cutError(line: string, bad: (what: string) => LinewiseError): LinewiseError {
-  return bad(`line ${line} was cut by page --max-bytes and cannot be written back; read it whole with readlines`);
+function cutError(f: { line: string; from?: number }, bad: (what: string) => LinewiseError): LinewiseError {
+  if (f.from !== undefined) return bad(`line ${f.line} was read in parts (this row holds it from byte ${f.from}) and cannot be written back; read it whole with readlines`);
+  return bad(`line ${f.line} was cut by page --max-bytes and cannot be written back; read it whole with readlines`);
 }
 
 /** One row of text rows (not --null): a plain row, or a path row with its path quoted or plain. */
@@ -192,7 +213,7 @@ function textRow(row: Buffer, source: string, rowNumber: number): Row {
   const f = parseLineField(first.toString('latin1'));
   if (f !== undefined) {
     if ('bad' in f) throw bad(f.bad);
-    if (f.cut) throw cutError(f.line, bad);
+    if (f.cut || f.from !== undefined) throw cutError(f, bad);
     const plain: Row = { path: undefined, line: toLine(f.line, bad), bytes: row.subarray(tab + 1), rowNumber, ...(f.anchor !== undefined ? { anchor: f.anchor } : {}) };
     const alt = altPathRow(row, tab, firstText);
     if (alt !== undefined) plain.alts = [alt];

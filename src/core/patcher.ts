@@ -171,10 +171,13 @@ export class Patcher {
   private agree(a: Expectation, b: Expectation): boolean {
     if (a.bytes !== undefined && b.bytes !== undefined) return bodyOf(a.bytes).equals(bodyOf(b.bytes));
     if (a.bytes !== undefined || b.bytes !== undefined) {
-      const [text, anchored] = a.bytes !== undefined ? [a, b] : [b, a];
-      return expectationHolds(anchored, bodyOf(text.bytes!), this.opts.anchorOf);
+      const [text, hashed] = a.bytes !== undefined ? [a, b] : [b, a];
+      return expectationHolds(hashed, bodyOf(text.bytes!), this.opts.anchorOf);
     }
-    return a.anchor!.startsWith(b.anchor!) || b.anchor!.startsWith(a.anchor!);
+    // a trailer's hash beside an anchor: no text to compare them by, so both are kept and checked
+    if (a.fnv !== undefined && b.fnv !== undefined && a.fnv !== b.fnv) return false;
+    if (a.anchor === undefined || b.anchor === undefined) return true;
+    return a.anchor.startsWith(b.anchor) || b.anchor.startsWith(a.anchor);
   }
 
   /** Takes one piece of the current line (`ends`: it completes the line, terminator included). */
@@ -427,7 +430,9 @@ function byteLength(lines: readonly Buffer[]): number {
 
 function pastEndError(e: Edit, count: number): LinewiseError {
   const line = isInsert(e) ? e.start : e.end;
-  const where = isInsert(e) ? `${pastEnd(line, count)} (append with START ${count + 1})` : pastEnd(e.start > count ? e.start : line, count);
+  // A range past the end names the append form: `3 2` (END = START - 1) inserts after line 2.
+  const append = e.row ? '' : ` (START ${count + 1} END ${count} appends after the last line: END = START - 1 inserts)`;
+  const where = isInsert(e) ? `${pastEnd(line, count)} (append with START ${count + 1})` : `${pastEnd(e.start > count ? e.start : line, count)}${e.start > count ? append : ''}`;
   // A row says which row; a range is the command line's own, and readlines words it the same way.
   return new LinewiseError('past-end', e.row ? `${e.origin}: ${where}` : where);
 }

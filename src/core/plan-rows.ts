@@ -2,7 +2,7 @@
 // guard those edits, or (rows read, --expect) as expectations. Indexes into a RowSet, each row
 // made an object only when it is read, so a plan of millions of rows holds no object per row.
 
-import { type Edit, type Expectation, rowAnchor, rowEdit, rowExpectation, type Sorted } from './edit-plan.js';
+import { type Edit, type Expectation, rowAnchor, rowEdit, rowExpectation, rowGuard, type Sorted } from './edit-plan.js';
 import type { Row, RowSet } from './row-table.js';
 
 export class PlanRows {
@@ -60,10 +60,21 @@ export class PlanRows {
     return this.view((k) => rowEdit(this.row(k), this.shift));
   }
 
-  /** The anchors of anchored rows, each guarding the line its row replaces. */
+  /**
+   * The guards of the rows, each of the line its row replaces: an anchored row's anchor, a row's
+   * hash from the reader's trailer (core/row-guard.ts), or both.
+   */
   anchors(): Sorted<Expectation> {
-    // (asked first, so a row without an anchor is never made an object for this)
-    return this.view((k) => (this.set.hasAnchor(this.index(k)) ? rowAnchor(this.row(k), this.shift) : undefined));
+    // (asked first, so a row without an anchor or a trailer's hash is never made an object for this)
+    return this.view((k) => {
+      const i = this.index(k);
+      const fnv = this.set.guard?.(i);
+      if (fnv !== undefined) {
+        const x = rowGuard(this.row(k), fnv, this.shift);
+        return this.set.hasAnchor(i) ? { ...x, anchor: this.row(k).anchor! } : x;
+      }
+      return this.set.hasAnchor(i) ? rowAnchor(this.row(k), this.shift) : undefined;
+    });
   }
 
   /** The rows as the lines read (--expect). */

@@ -22,7 +22,7 @@ export interface LastResult {
   /** lines of the last `want` left out at the top, to fit the cap */
   dropped: number;
   /** the last line, shown cut when it alone is longer than the cap */
-  cut?: { line: number; shown: number; length: number };
+  cut?: { line: number; shown: number; length: number; from: number };
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -93,5 +93,5 @@ export function readLast(scanner: LineScanner, o: LastOptions, sink: RowSink): L
   // The last line alone is longer than the cap: its first bytes, marked cut.
   const stop = safeCut(last.bytes, 0, Math.max(0, Math.min(last.bytes.length, o.maxBytes - o.prefixBytes(last.line))));
   sink.cutRow(last.line, last.bytes, 0, stop);
-  return { first: last.line, shown: 1, dropped: want - 1, cut: { line: last.line, shown: stop, length: last.length } };
+  return { first: last.line, shown: 1, dropped: want - 1, cut: { line: last.line, shown: stop, length: last.length, from: 0 } };
 }

@@ -2,11 +2,11 @@
 // what remains, for the footer.
 
 import { LinewiseError } from './errors.js';
-import { type LineScanner, safeCut } from './lines.js';
+import { advancingCut, type LineScanner } from './lines.js';
 import { LineGatherer } from './pieces.js';
 import { offsetPastEnd } from './ranges.js';
 import type { RowSink } from './read-range.js';
-import { ANCHOR_DIGITS } from './row-fields.js';
+import { ANCHOR_DIGITS, partMark } from './row-fields.js';
 
 /**
  * Bytes a row adds before line `n`'s bytes (`<n>\t`, or `<n>#<anchor>\t`): what the byte cap
@@ -43,6 +43,11 @@ export interface PageOptions {
   pastEnd?: ((count: number) => string) | undefined;
   /** lines before the scanner's first byte (it may start at a checkpoint, at most `offset`); default 0 */
   linesBefore?: number | undefined;
+  /**
+   * Bytes of the first line (line `offset + 1`) already shown: the page starts inside it, at the
+   * cursor of a footer that cut it, and shows its rest as a part row (`N[@B]`). Default 0.
+   */
+  startByte?: number | undefined;
 }
 
 /** What a page showed, for its footer and JSON summary. */
@@ -59,8 +64,12 @@ export interface PageResult {
    * `countBytes`.
    */
   left: number | undefined;
-  /** the one line shown cut, when a single line was longer than the cap */
-  cut?: { line: number; shown: number; length: number | undefined };
+  /**
+   * The one line shown cut, when a single line (or its rest) was longer than the cap: bytes
+   * shown from byte `from`, and its whole length (undefined if not measured). The rest starts
+   * at byte `from + shown`.
+   */
+  cut?: { line: number; shown: number; length: number | undefined; from: number };
 }
 
 /**
@@ -77,6 +86,14 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
     throw new LinewiseError('past-end', (o.pastEnd ?? ((count) => offsetPastEnd(o.offset, count)))(before));
   }
   const cap = o.maxBytes > 0 ? o.maxBytes : Infinity;
+  const first = o.offset + 1;
+  /** the first line is shown from this byte (a footer's cursor inside it) */
+  const from = o.startByte ?? 0;
+  /** bytes of it still to pass over */
+  let skip = from;
+  /** what a row of line `n` adds before its bytes: `n\t`, and `[@B]` for the rest of the first line */
+  const prefix = (n: number) => o.prefixBytes(n) + (n === first && from > 0 ? partMark(from, false).length : 0);
+  const partOf = (n: number) => (n === first ? from : 0);
   let n = o.offset + 1;
   let shown = 0;
   let used = 0;
@@ -87,27 +104,45 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
   let measuring = -1;
   // A line that arrives in pieces is gathered, never beyond the room left under the cap,
   // until it is known to fit. Only lines longer than one read take this path.
-  const acc = new LineGatherer(Number.isFinite(cap) ? cap : 0, () => new RangeError('page gathered past its cap'));
+  // (4 bytes past the cap: a cut row shows one whole character at least, see advancingCut)
+  const acc = new LineGatherer(Number.isFinite(cap) ? cap + 4 : 0, () => new RangeError('page gathered past its cap'));
   const shownRow = (rowBytes: number) => {
     used += rowBytes;
     shown++;
     n++;
   };
 
+  const row = (n: number, buf: Buffer, start: number, end: number, ends: boolean) => {
+    if (partOf(n) > 0) {
+      if (sink.partRow === undefined) throw new LinewiseError('usage', 'this reader cannot show the rest of a line from a byte');
+      sink.partRow(n, partOf(n), buf, start, end, ends);
+    } else sink.row(n, buf, start, end, ends);
+  };
+
   scanner.scan((buf, start, end, ends) => {
+    if (skip > 0) {
+      // the bytes of the first line shown before (the cursor is inside it): passed over
+      const pass = Math.min(skip, end - start);
+      skip -= pass;
+      start += pass;
+      if (ends && start === end) {
+        throw new LinewiseError('past-end', `byte ${from} is at or past the end of line ${first} (${from - skip} bytes): a cursor inside a line is one a footer printed`);
+      }
+      if (start === end) return true;
+    }
     if (measuring >= 0) {
       measuring += end - start;
-      if (ends) cut!.length = measuring;
+      if (ends) cut!.length = cut!.from + measuring;
       return !ends && measuring <= o.countBytes;
     }
     if (cap === Infinity) {
       // No cap: pieces stream straight through, whatever the line's length.
-      sink.row(n, buf, start, end, ends);
+      row(n, buf, start, end, ends);
       if (!ends) return true;
       shownRow(0);
       return shown < o.limit;
     }
-    const room = cap - used - o.prefixBytes(n);
+    const room = cap - used - prefix(n);
     const len = acc.length + (end - start);
     if (len <= room) {
       if (!ends) {
@@ -115,12 +150,12 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
         return true;
       }
       if (acc.length === 0) {
-        sink.row(n, buf, start, end, true); // the common case: a whole line, no copy
+        row(n, buf, start, end, true); // the common case: a whole line, no copy
       } else {
         acc.add(buf, start, end);
-        sink.row(n, acc.take(), 0, len, true);
+        row(n, acc.take(), 0, len, true);
       }
-      shownRow(o.prefixBytes(n) + len);
+      shownRow(prefix(n) + len);
       return shown < o.limit;
     }
     if (shown > 0) {
@@ -129,14 +164,24 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
       pendingLine = ends;
       return false;
     }
-    // A single line longer than the cap: show its first bytes, cut and marked, so paging advances.
+    // A single line longer than the cap: show its first bytes, cut and marked, so paging advances;
+    // the footer's cursor points at the byte after them. (The cap counts the row's number and
+    // the line's bytes, as it always has; "[cut]" is the mark of a row that could not fit.)
     const keep = Math.max(0, room);
-    if (acc.length < keep) acc.add(buf, start, start + (keep - acc.length));
+    const want = keep + 4; // a character at least (advancingCut)
+    if (acc.length < want) acc.add(buf, start, Math.min(end, start + (want - acc.length)));
     const head = acc.take();
-    const stop = safeCut(head, 0, Math.min(head.length, keep));
-    sink.cutRow(n, head, 0, stop);
-    cut = { line: n, shown: stop, length: ends ? len : undefined };
-    shownRow(o.prefixBytes(n) + stop);
+    const stop = advancingCut(head, 0, head.length, keep);
+    if (stop === 0 || (ends && stop === len)) {
+      // all that is left is the terminator, or the one character forced out is all the line
+      // holds: the line's last part, whatever the cap
+      row(n, head, 0, head.length, true);
+      shownRow(prefix(n) + head.length);
+      return false;
+    }
+    sink.cutRow(n, head, 0, stop, partOf(n));
+    cut = { line: n, shown: stop, length: ends ? partOf(n) + len : undefined, from: partOf(n) };
+    shownRow(prefix(n) + stop);
     if (ends) return false;
     measuring = len;
     return true;

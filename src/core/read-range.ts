@@ -10,8 +10,16 @@ import { type LineRange, pastEnd, rangeProblem, withCount } from './ranges.js';
  */
 export interface RowSink {
   row(line: number, buf: Buffer, start: number, end: number, ends: boolean): void;
-  /** A line shown only in part: its first bytes, to be marked so that replace refuses it. */
-  cutRow(line: number, buf: Buffer, start: number, end: number): void;
+  /**
+   * A line shown only in part: its bytes from byte `from` (0: its first bytes) up to where the
+   * budget stopped, to be marked so that replace refuses it (`N[cut]`, `N[@from,cut]`).
+   */
+  cutRow(line: number, buf: Buffer, start: number, end: number, from?: number): void;
+  /**
+   * The rest of a line from its byte `from` to its end (a budget cut it before, and a footer's
+   * cursor pointed here): pieces as row() takes them, marked so that replace refuses it (`N[@from]`).
+   */
+  partRow?(line: number, from: number, buf: Buffer, start: number, end: number, ends: boolean): void;
   /**
    * Called before a read that may wait (a pipe, a terminal): rows buffered so far should go out
    * now, so a reader of `tail -f log | linewise ...` sees each row as soon as its line is complete.

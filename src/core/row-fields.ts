@@ -25,6 +25,13 @@ export interface LineField {
   line: string;
   anchor?: string;
   cut?: true;
+  /** a row of the rest of a line, from this byte (`N[@38]`, `N[@38,cut]`): a part, refused as a cut row is */
+  from?: number;
+}
+
+/** The field of a part of a line: `[cut]` for its first bytes, `[@38]` for its rest from byte 38, `[@38,cut]` between. */
+export function partMark(from: number, cut: boolean): string {
+  return from > 0 ? `[@${from}${cut ? ',cut' : ''}]` : cut ? CUT_MARK : '';
 }
 
 /**
@@ -32,9 +39,10 @@ export interface LineField {
  * like one (`12#...`) but holds a bad anchor gives `bad` with what is wrong.
  */
 export function parseLineField(s: string): LineField | { bad: string } | undefined {
-  const m = /^([0-9]+)(?:#(.*)|(\[cut\]))?$/s.exec(s);
+  const m = /^([0-9]+)(?:#(.*)|(\[cut\])|\[@([0-9]+)(,cut)?\])?$/s.exec(s);
   if (m === null) return undefined;
   if (m[3] !== undefined) return { line: m[1]!, cut: true };
+  if (m[4] !== undefined) return { line: m[1]!, from: Number(m[4]), ...(m[5] ? { cut: true as const } : {}) };
   if (m[2] === undefined) return { line: m[1]! };
   if (!ANCHOR_PATTERN.test(m[2])) return { bad: `"${m[2].slice(0, 20)}" after "${m[1]}#" is not an anchor (4 to 16 lowercase hex digits)` };
   return { line: m[1]!, anchor: m[2] };
@@ -42,5 +50,5 @@ export function parseLineField(s: string): LineField | { bad: string } | undefin
 
 /** A name a row would read as its line field (`12`, `12#x`, `3[cut]`): printed quoted in rows. */
 export function looksLikeLineField(name: string): boolean {
-  return /^[0-9]+(?:$|#|\[cut\]$)/.test(name);
+  return /^[0-9]+(?:$|#|\[cut\]$|\[@[0-9]+(?:,cut)?\]$)/.test(name);
 }

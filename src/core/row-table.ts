@@ -13,7 +13,10 @@
 // two ways to read rows. The patcher already reads its edits and expectations in line order, one
 // at a time (core/plan-rows.ts), so a streamed source could be put behind the same interface.
 
+import { LinewiseError } from './errors.js';
 import { parseLineField } from './row-fields.js';
+import { fnv1a, type GuardRecord, guardHashOf } from './row-guard.js';
+import { bodyOf } from './terminators.js';
 
 /**
  * Another reading of a row's bytes, as a row for `path`. Which one applies is decided where the
@@ -66,6 +69,13 @@ export interface RowSet {
   mayReadTwoWays(i: number): boolean;
   /** makes `alt`, one of row(i).alts, the reading of row `i` */
   take(i: number, alt: AltReading): void;
+  /**
+   * Rows from a reader's output with its guard trailer (core/row-guard.ts): the hash of row
+   * `i`'s line as it was read, or undefined for a row no trailer guards (typed by hand).
+   */
+  guard?(i: number): number | undefined;
+  /** row `i` is guarded and its text is the line as it was read: the user left it as it was */
+  untouched?(i: number): boolean;
 }
 
 const TAB = 9;
@@ -81,6 +91,10 @@ const STRIP_SHIFT = 1;
 const ALT_PLAIN = 8;
 /** a --null row after decoration lines that could be the start of its path */
 const ALT_NUL = 16;
+/** a trailer guards the row (its hash in `guards`) */
+const GUARDED = 32;
+/** guarded, and the row's text is the line as read */
+const UNTOUCHED = 64;
 
 /**
  * Rows kept as columns beside their input. Built by parseRowTable (core/parse-rows.ts) one row
@@ -100,6 +114,10 @@ export class RowTable implements RowSet {
   private readonly nulAlts = new Map<number, AltReading[]>();
   /** rows whose other reading was taken */
   private readonly taken = new Map<number, Row>();
+  /** the trailers read, each with the index of the first row after it */
+  private readonly trailers: { record: GuardRecord; end: number }[] = [];
+  /** each guarded row's hash as read (made by resolveGuards) */
+  private guards: Uint32Array | undefined;
 
   /**
    * `capacity`: at most this many rows will be added (the input's line count will do: the
@@ -144,6 +162,58 @@ export class RowTable implements RowSet {
   gap(): void {
     if (this.gapCount === this.gaps.length) this.gaps = grown(this.gaps, this.gaps.length * 2);
     this.gaps[this.gapCount++] = this.length;
+  }
+
+  /** A guard trailer after the rows added so far: it guards those after the previous trailer. */
+  addGuard(record: GuardRecord): void {
+    this.trailers.push({ record, end: this.length });
+    this.guards = undefined;
+  }
+
+  /**
+   * Matches every row to the trailer after it (by path and line; a plain row by line, when one
+   * file's trailer follows it) and marks the rows left as read. Called once the readings of the
+   * rows are settled (engine/plans.ts), and again by guard() if not. A plain row after trailers
+   * of several files (grep -h over several files) is refused: it could be any of their lines.
+   */
+  resolveGuards(source: string): void {
+    if (this.trailers.length === 0) return; // rows typed by hand, or printed with --guard never
+    const guards = new Uint32Array(this.flags.length);
+    let from = 0;
+    for (let t = 0; t < this.trailers.length; ) {
+      const end = this.trailers[t]!.end;
+      const byPath = new Map<string, GuardRecord>();
+      // every trailer line right after one stretch of rows guards it (one line per file)
+      for (; t < this.trailers.length && this.trailers[t]!.end === end; t++) byPath.set(this.trailers[t]!.record.path, this.trailers[t]!.record);
+      const only = byPath.size === 1 ? [...byPath.values()][0] : undefined;
+      for (let i = from; i < end; i++) {
+        this.flags[i] = this.flags[i]! & ~(GUARDED | UNTOUCHED);
+        const p = this.path(i);
+        const record = p === undefined ? only : byPath.get(p);
+        if (p === undefined && only === undefined && byPath.size > 1) {
+          throw new LinewiseError('bad-row', `row ${this.rowNumber(i)}: the guard trailer after it names several files but the row names none (grep -h?): print the rows with their paths`, source);
+        }
+        const hash = record === undefined ? undefined : guardHashOf(record, this.line(i));
+        if (hash === undefined) continue;
+        guards[i] = hash;
+        const r = this.row(i);
+        this.flags[i] = this.flags[i]! | GUARDED | (fnv1a(bodyOf(r.bytes)) === hash ? UNTOUCHED : 0);
+      }
+      from = end;
+    }
+    this.guards = guards;
+  }
+
+  guard(i: number): number | undefined {
+    if (this.trailers.length === 0) return undefined;
+    if (this.guards === undefined) this.resolveGuards('rows');
+    return (this.flags[i]! & GUARDED) !== 0 ? this.guards![i] : undefined;
+  }
+
+  untouched(i: number): boolean {
+    if (this.trailers.length === 0) return false;
+    if (this.guards === undefined) this.resolveGuards('rows');
+    return (this.flags[i]! & UNTOUCHED) !== 0;
   }
 
   /** Row `i` was followed by a no-newline marker: the last `strip` bytes (its separator) are not its own. */
@@ -275,7 +345,7 @@ export function altPathRow(row: Buffer, tab: number, first: string): AltReading 
   const tab2 = row.indexOf(TAB, tab + 1);
   if (tab2 === -1) return undefined;
   const f = parseLineField(row.toString('latin1', tab + 1, tab2));
-  if (f === undefined || 'bad' in f || f.cut) return undefined;
+  if (f === undefined || 'bad' in f || f.cut || f.from !== undefined) return undefined;
   const line = Number(f.line);
   if (!Number.isSafeInteger(line) || line < 1) return undefined;
   return {

@@ -19,7 +19,8 @@ import { realPath } from '../io/real-path.js';
 import { codecFor } from '../io/encodings/decoding.js';
 import { existsError, taken, writeNewFile } from '../io/new-file.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
-import type { ReplaceResult } from './apply.js';
+import type { FileReceipt, ReplaceResult } from './apply.js';
+import { toLine } from './results.js';
 import { loadEncoding } from './encodings.js';
 import * as v from './validate.js';
 
@@ -42,6 +43,8 @@ export interface CreateOptions {
    */
   confine?: Confinement;
   signal?: AbortSignal;
+  /** after the write, the file's `receipt`: its lines (all new) as rows, ready for the next edit */
+  receipt?: boolean;
   /** for tests: how the file is written */
   writeFn?: WriteFn;
 }
@@ -81,8 +84,10 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
   const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
   if (target !== undefined && confine !== undefined) pinTarget(target, confine);
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun;
   try {
-    const old = target && dryRun ? fs.readFileSync(fsPath(target.dir ? target.dir.join(path.basename(target.real)) : target.real)) : undefined;
+    // the old lines: a dry run's diff shows them, a receipt counts them
+    const old = target && (dryRun || receipt) ? fs.readFileSync(fsPath(target.dir ? target.dir.join(path.basename(target.real)) : target.real)) : undefined;
     const signal = v.optionalSignal(o.signal);
     if (!dryRun) {
       await checkpoint(signal);
@@ -99,14 +104,14 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
         }
       }
     }
-    return await created(given, exists, old, utf8, dryRun);
+    return await created(given, exists, old, utf8, dryRun, receipt);
   } finally {
     if (target !== undefined) unpinTarget(target);
   }
 }
 
 /** The result of a create: the old file's lines replaced by the new text's (a dry run's diff with it). */
-async function created(given: string, exists: boolean, old: Buffer | undefined, utf8: Buffer, dryRun: boolean): Promise<ReplaceResult> {
+async function created(given: string, exists: boolean, old: Buffer | undefined, utf8: Buffer, dryRun: boolean, receipt: boolean): Promise<ReplaceResult> {
   const oldLines = old === undefined ? [] : splitLines(old);
   const linesBefore = exists ? oldLines.length : 0;
   const linesAfter = splitLines(utf8).length;
@@ -128,9 +133,16 @@ async function created(given: string, exists: boolean, old: Buffer | undefined, 
         linesAfter: result.linesAfter,
         edits: [{ start: 1, end: edit.end, removed: result.linesBefore, added: result.linesAfter, changed: true }],
         ...(diff ? { diff } : {}),
+        ...(receipt ? { receipt: createdReceipt(given, utf8, linesBefore, linesAfter) } : {}),
       },
     ],
   };
+}
+
+/** The receipt of a file written whole: every line is the edit's, and no line after it moved. */
+function createdReceipt(path_: string, text: Buffer, linesBefore: number, linesAfter: number): FileReceipt {
+  const lines = splitLines(text).map((bytes, i) => toLine(path_, i + 1, bytes, 0, bytes.length));
+  return { regions: lines.length > 0 ? [lines] : [], edits: [{ start: 1, end: linesBefore, newStart: 1, newEnd: linesAfter }], shifts: [] };
 }
 
 /** The text with its line endings forced by `lf` or `crlf`; as given under `keep` and `auto`. */

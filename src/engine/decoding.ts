@@ -14,6 +14,7 @@ import { LinewiseError } from '../core/errors.js';
 import { ExpectStream } from '../core/expect-stream.js';
 import type { Mismatch, PatchResult } from '../core/patcher.js';
 import { bodyOf } from '../core/terminators.js';
+import { fnv1a } from '../core/row-guard.js';
 import { lineHash } from '../io/line-hash.js';
 
 /** Encodings tried to explain a line, as `--encoding` names them, and how Node decodes them. */
@@ -88,7 +89,10 @@ function explainedMismatch(m: Mismatch, expect: readonly Expectation[], fileEnco
   const current = bodyOf(m.current);
   if (isUtf8(current)) return undefined;
   for (const x of expect) {
-    const fits = x.bytes !== undefined ? (t: string) => t === bodyOf(x.bytes!).toString('utf8') : (t: string) => lineHash(Buffer.from(t, 'utf8')).startsWith(x.anchor!);
+    const fits =
+      x.bytes !== undefined
+        ? (t: string) => t === bodyOf(x.bytes!).toString('utf8')
+        : (t: string) => (x.fnv === undefined || fnv1a(Buffer.from(t, 'utf8')) === x.fnv) && (x.anchor === undefined || lineHash(Buffer.from(t, 'utf8')).startsWith(x.anchor));
     // Text expected as UTF-8 beyond ASCII where the line is not UTF-8: a decoding, even if edited since.
     const utf8Text = x.bytes !== undefined && isUtf8(bodyOf(x.bytes)) && bodyOf(x.bytes).some((c) => c >= 0x80);
     const name = explainingEncoding(current, fits);

@@ -25,6 +25,7 @@ export interface Turn {
   readonly output: GrepOutput;
   readonly reporter: GrepReporter;
   cursorLine(item: SearchTarget): number;
+  cursorRest(item: SearchTarget): { line: number; byte: number } | undefined;
   fail(e: unknown, display: string): void;
   /** throws the run's deadline, naming the file and line */
   timeOut(display: string, line: number): never;
@@ -167,7 +168,7 @@ export class SearchAhead {
       return false;
     }
     reporter.file(item.display);
-    output.beginFile(item.display, turn.cursorLine(item));
+    output.beginFile(item.display, turn.cursorLine(item), turn.cursorRest(item));
     const sink = output.sink;
     let selected = 0;
     const finished = replayLog(r.log, {

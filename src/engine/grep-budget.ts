@@ -3,28 +3,33 @@
 
 import { LinewiseError } from '../core/errors.js';
 
-/** Where a search resumes: after line `line` of the input named `path`, or after all of it. */
+/**
+ * Where a search resumes: after line `line` of the input named `path`, or after all of it; with
+ * `byte`, inside line `line`, from that byte of its row (a budget cut the row there).
+ */
 export interface GrepCursor {
   path: string;
   line: number | 'end';
+  byte?: number;
 }
 
 /**
- * Parses a cursor as the footer prints it, `PATH:LINE` or `PATH:end`: the path is everything
- * before the last colon, so a path holding colons needs no quoting.
+ * Parses a cursor as the footer prints it, `PATH:LINE`, `PATH:LINE@BYTE` or `PATH:end`: the path
+ * is everything before the last colon, so a path holding colons needs no quoting.
  */
 export function parseCursor(text: string): GrepCursor {
-  const m = /^(.+):([0-9]+|end)$/s.exec(text);
-  const line = m?.[2] === 'end' ? 'end' : Number(m?.[2]);
-  if (!m || (line !== 'end' && !Number.isSafeInteger(line))) {
-    throw new LinewiseError('bad-option', `--after takes PATH:LINE or PATH:end, as a footer prints it, not ${JSON.stringify(text)}`);
+  const m = /^(.+):(?:([0-9]+)(?:@([0-9]+))?|end)$/s.exec(text);
+  const line = m && m[2] === undefined ? 'end' : Number(m?.[2]);
+  const byte = m?.[3] === undefined ? undefined : Number(m[3]);
+  if (!m || (line !== 'end' && !Number.isSafeInteger(line)) || (byte !== undefined && (!Number.isSafeInteger(byte) || byte < 1 || line === 0))) {
+    throw new LinewiseError('bad-option', `--after takes PATH:LINE, PATH:LINE@BYTE or PATH:end, as a footer prints it, not ${JSON.stringify(text)}`);
   }
-  return { path: m[1]!, line };
+  return { path: m[1]!, line, ...(byte !== undefined ? { byte } : {}) };
 }
 
 /** The cursor of a row, as `parseCursor` reads it. */
 export function formatCursor(c: GrepCursor): string {
-  return `${c.path}:${c.line}`;
+  return `${c.path}:${c.line}${c.byte !== undefined ? `@${c.byte}` : ''}`;
 }
 
 /** A budget on what one search prints; the defaults (undefined) are no bound. */
@@ -51,8 +56,8 @@ export interface GrepCutOff {
   totalFiles: number | undefined;
   /** the cursor after the last row shown: pass it as `after` to go on */
   after: string;
-  /** the row shown cut, when a single row was longer than the byte budget */
-  cut?: { path: string; line: number; shown: number; length: number };
+  /** the row shown cut, when a single row was longer than the byte budget: bytes shown from byte `from` of `length` */
+  cut?: { path: string; line: number; shown: number; length: number; from?: number };
   /** -o: a line whose matches did not all fit, as the first rows of a call: how many were shown */
   matches?: { path: string; line: number; shown: number; total: number };
 }

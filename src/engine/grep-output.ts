@@ -2,7 +2,7 @@
 // (-o parts, --replace), the resume cursor (--after), the budgets (--max-rows, --max-bytes), and
 // once a budget is spent, a bounded count of what was left out, for the footer.
 
-import { safeCut } from '../core/lines.js';
+import { advancingCut } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { matchRanges, noteMatch } from '../core/match-ranges.js';
 import type { MatchSink } from '../core/searcher.js';
@@ -25,7 +25,9 @@ export interface RowTarget extends MatchSink {
   /** a part of a selected line (-o): `column` is its 1-based byte offset in the line */
   part?(line: number, column: number, buf: Buffer, start: number, end: number): void;
   /** a row shown cut by the byte budget: its first bytes only, of `length` */
-  cutRow?(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number): void;
+  cutRow?(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number, from?: number): void;
+  /** the rest of a row from its byte `from` (a budget cut it there before): `N[@from]`, refused by replace */
+  restRow?(kind: 'match' | 'context', line: number, from: number, buf: Buffer, start: number, end: number): void;
   /** under -c and -l: the row of one file */
   fileRow?(display: string, selected: number): void;
   /**
@@ -81,6 +83,8 @@ export class GrepOutput implements MatchSink {
   private lastPath: string | undefined;
   private lastLine = 0;
   private cut: GrepCutOff['cut'];
+  /** the row the cursor is inside of, and the byte of it to go on from */
+  private rest: { line: number; byte: number } | undefined;
   private matches: GrepCutOff['matches'];
   private stopped = false;
   private readonly maxRows: number;
@@ -107,8 +111,12 @@ export class GrepOutput implements MatchSink {
     return this.direct ? this.target : this;
   }
 
-  /** The next rows are from `display`; rows of lines up to `hideUpTo` were shown before (the cursor). */
-  beginFile(display: string, hideUpTo = 0): void {
+  /**
+   * The next rows are from `display`; rows of lines up to `hideUpTo` were shown before (the
+   * cursor), and with `rest`, the row of line `rest.line` up to its byte `rest.byte`.
+   */
+  beginFile(display: string, hideUpTo = 0, rest?: { line: number; byte: number }): void {
+    this.rest = rest;
     this.display = display;
     this.prefix = this.o.withPath ? Buffer.byteLength(display) + 1 : 0;
     this.hideUpTo = hideUpTo;
@@ -150,6 +158,7 @@ export class GrepOutput implements MatchSink {
 
   /** Shows one row of a line if it fits, or as the very first row shows it cut; else stops. */
   private row(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, original?: Buffer): boolean {
+    if (this.rest !== undefined && this.rest.line === line) return this.restOf(kind, line, buf, start, end, this.rest.byte);
     const cost = this.prefix + digits(line) + 1 + (end - start);
     const fit = this.fits(1, cost);
     if (fit === 'no') return this.stop();
@@ -158,6 +167,23 @@ export class GrepOutput implements MatchSink {
     if (kind === 'context') this.target.context(line, buf, start, end);
     else if (original !== undefined && this.target.replacedMatch) this.target.replacedMatch(line, buf, start, end, original);
     else this.target.match(line, buf, start, end);
+    return true;
+  }
+
+  /**
+   * The row the cursor is inside of, from its byte `from` (issue 24.4: a budget never strands
+   * bytes): shown whole if it fits, else cut again with the cursor moved on. An empty rest (the
+   * line is shorter now) shows nothing.
+   */
+  private restOf(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, from: number): boolean {
+    this.rest = undefined;
+    if (from >= end - start) return true;
+    const overhead = this.prefix + digits(line) + `[@${from}]`.length + 1;
+    const fit = this.fits(1, overhead + (end - start - from));
+    if (fit === 'no') return this.stop();
+    if (fit === 'cut') return this.cutRow(kind, line, buf, start + from, end, overhead + ',cut'.length, undefined, from);
+    this.take(overhead + (end - start - from), line, kind);
+    this.target.restRow?.(kind, line, from, buf, start + from, end);
     return true;
   }
 
@@ -222,12 +248,22 @@ export class GrepOutput implements MatchSink {
   }
 
   /** The first row, longer than the whole byte budget: its first bytes, then the output stops. */
-  private cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, overhead: number, column?: number): true {
+  private cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, overhead: number, column?: number, from = 0): true {
     const keep = Math.max(0, Math.min(end - start, this.maxBytes - overhead));
-    const stop = safeCut(buf, start, start + keep);
+    // a row always advances (a character at least), so following the cursors ends
+    const stop = advancingCut(buf, start, end, keep);
+    if ((stop === start || stop === end) && end > start && column === undefined) {
+      // all that is left is the terminator: the row's last part, whatever the budget
+      this.take(overhead + (end - start), line, kind);
+      if (from > 0) this.target.restRow?.(kind, line, from, buf, start, end);
+      else if (kind === 'context') this.target.context(line, buf, start, end);
+      else this.target.match(line, buf, start, end);
+      this.stop();
+      return true;
+    }
     this.take(overhead + (stop - start), line, kind);
-    this.target.cutRow?.(kind, line, buf, start, stop, end - start, column);
-    this.cut = { path: this.display, line, shown: stop - start, length: end - start };
+    this.target.cutRow?.(kind, line, buf, start, stop, from + end - start, column, from);
+    this.cut = { path: this.display, line, shown: stop - start, length: from + end - start, ...(from > 0 ? { from } : {}) };
     this.stop();
     return true;
   }
@@ -303,7 +339,12 @@ export class GrepOutput implements MatchSink {
       total: this.counted ? this.shown + this.left : undefined,
       files: lines ? this.files : this.shown,
       totalFiles: this.counted && lines ? this.totalFiles : undefined,
-      after: formatCursor({ path: this.lastPath, line: this.lastLine === 0 ? 'end' : this.lastLine }),
+      // a row cut inside: the cursor points at its next byte, so no byte of it is left behind
+      after: formatCursor({
+        path: this.lastPath,
+        line: this.lastLine === 0 ? 'end' : this.lastLine,
+        ...(this.cut && this.cut.line === this.lastLine && !this.o.onlyMatching && this.cut.shown + (this.cut.from ?? 0) < this.cut.length ? { byte: (this.cut.from ?? 0) + this.cut.shown } : {}),
+      }),
       ...(this.cut ? { cut: this.cut } : {}),
       ...(this.matches ? { matches: this.matches } : {}),
     };

@@ -227,7 +227,15 @@ export class GrepRun implements Turn {
 
   /** The line of `item` up to which rows were shown before (the cursor), or 0. */
   cursorLine(item: SearchTarget): number {
-    return this.cursor?.path === item.display && typeof this.cursor.line === 'number' ? this.cursor.line : 0;
+    if (this.cursor?.path !== item.display || typeof this.cursor.line !== 'number') return 0;
+    // inside a line: the lines before it were shown, and it is shown from its byte (cursorRest)
+    return this.cursor.byte !== undefined ? this.cursor.line - 1 : this.cursor.line;
+  }
+
+  /** The row of `item` the cursor is inside of, and its byte to go on from. */
+  cursorRest(item: SearchTarget): { line: number; byte: number } | undefined {
+    const c = this.cursor;
+    return c?.path === item.display && typeof c.line === 'number' && c.byte !== undefined ? { line: c.line, byte: c.byte } : undefined;
   }
 
   /**
@@ -238,7 +246,7 @@ export class GrepRun implements Turn {
     if (this.o.list) {
       // --files: named in turn as a file with a selected line would be, never opened
       this.reporter.file(item.display);
-      this.output.beginFile(item.display, this.cursorLine(item));
+      this.output.beginFile(item.display, this.cursorLine(item), this.cursorRest(item));
       this.output.endFile(item.display, 1);
       this.reporter.endFile(item.display, 1);
       return false;
@@ -273,7 +281,7 @@ export class GrepRun implements Turn {
       });
       this.cur = { target: item, text, searcher };
       this.reporter.file(item.display);
-      this.output.beginFile(item.display, this.cursorLine(item));
+      this.output.beginFile(item.display, this.cursorLine(item), this.cursorRest(item));
       return true;
     }
   }

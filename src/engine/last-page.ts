@@ -28,7 +28,7 @@ export interface LastPage {
   nextOffset: number | undefined;
   /** lines of the N left out at the top because the cap could not hold them */
   dropped?: number;
-  cut?: { line: number; shown: number; length: number | undefined };
+  cut?: { line: number; shown: number; length: number | undefined; from: number };
 }
 
 /**

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { type Edit, type Expectation, planEdits, rowEdit, type Sorted } from '../core/edit-plan.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
-import { EMPTY_PATH, type Row, type RowSet } from '../core/parse-rows.js';
+import { EMPTY_PATH, type Row, type RowSet, RowTable } from '../core/parse-rows.js';
 import { fsPath, quotePath } from '../core/path-names.js';
 import { PlanRows } from '../core/plan-rows.js';
 import { type EditTarget, resolveTarget } from '../io/edit-target.js';
@@ -27,6 +27,8 @@ export interface FilePlan {
   pathRows: boolean;
   /** rows carried anchors: stale lines are shown anchored */
   anchored: boolean;
+  /** rows carried a reader's guard trailer: stale lines are shown with one */
+  guarded?: boolean;
   /**
    * Edits located by content (`--old`) and the lines they were found in: their place is where
    * the file holds the text now, so `--relocate` moves `rows`, `edits` and `expect` but never these.
@@ -133,9 +135,14 @@ export function rowPlans(cwd: string, file: string | undefined, rows: RowSet, ex
     return n;
   };
   resolveReadings(cwd, fixed, rows, 'rows');
+  // Rows from a reader with its guard trailer: a row left as it was read is no edit, so it never
+  // writes its line back over someone else's change (core/row-guard.ts).
+  if (rows instanceof RowTable) rows.resolveGuards('rows');
   const edited = new RowGroups();
   for (let i = 0; i < rows.length; i++) {
+    if (rows.untouched?.(i)) continue;
     const n = planOf(rows, i, 'rows');
+    if (rows.guard?.(i) !== undefined) plans[n]!.guarded = true;
     edited.add(n, i, rows.line(i));
     if (rows.hasAnchor(i)) plans[n]!.anchored = true;
   }
@@ -147,7 +154,7 @@ export function rowPlans(cwd: string, file: string | undefined, rows: RowSet, ex
     read.add(n, i, expectRows.line(i));
     if (expectRows.hasAnchor(i)) plans[n]!.anchored = true;
   }
-  const groupOf = (set: RowSet) => (i: number) => byPath.get(fixed ? '' : set.path(i)!)!;
+  const groupOf = (set: RowSet) => (i: number) => (set.untouched?.(i) && set === rows ? -1 : byPath.get(fixed ? '' : set.path(i)!)!);
   plans.forEach((plan, n) => {
     plan.rows = edited.rows(rows, n, groupOf(rows));
     if (read.has(n)) plan.expect = read.rows(expectRows, n, groupOf(expectRows));
@@ -176,6 +183,7 @@ function refuseClashes(rows: PlanRows): void {
 class RowGroups {
   private readonly groups: { first: number; count: number; line: number; run: boolean; rising: boolean }[] = [];
   private last = -1;
+  private lastIndex = -1;
 
   add(group: number, i: number, line: number): void {
     const g = this.groups[group];
@@ -183,11 +191,13 @@ class RowGroups {
     else {
       // (rows of one line twice stay a run: the planner refuses them as edits, the guard reads both)
       if (line < g.line) g.rising = false;
-      if (this.last !== group || !g.rising) g.run = false;
+      // a row left out (untouched under a guard trailer) ends the run as another file's row does
+      if (this.last !== group || !g.rising || i !== this.lastIndex + 1) g.run = false;
       g.count++;
       g.line = line;
     }
     this.last = group;
+    this.lastIndex = i;
   }
 
   has(group: number): boolean {

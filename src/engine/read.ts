@@ -80,6 +80,11 @@ export interface ReadLinesOptions extends ReadOptions {
   maxBytes?: number;
   /** when the cap stops the rows, how far to read on (bytes) to count the lines left; default 8 MiB */
   countBytes?: number;
+  /**
+   * Start line `start` at this byte (the CLI's `--from-byte`): the rest of a line a cap cut, as
+   * the summary's `cut` cursor says. That row is a part (`from`), which replaceRows refuses.
+   */
+  fromByte?: number;
 }
 
 /** What `readLinesTo` read. */
@@ -91,8 +96,8 @@ export interface ReadSummary extends InputFacts {
   next?: number;
   /** lines from `next` to END (or to the end) not shown; undefined when counting them stopped at `countBytes` */
   left?: number | undefined;
-  /** the line shown cut, when it alone was longer than `maxBytes` */
-  cut?: { line: number; shown: number; length: number | undefined };
+  /** the line shown cut, when it alone was longer than `maxBytes`: bytes shown from byte `from`; it goes on at `from + shown` */
+  cut?: { line: number; shown: number; length: number | undefined; from: number };
 }
 
 /**
@@ -107,8 +112,9 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
   const maxBytes = v.optionalCount(options.maxBytes, 'maxBytes') ?? 0;
   const countBytes = v.optionalCount(options.countBytes, 'countBytes') ?? PAGE_DEFAULTS.countBytes;
   const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
+  const fromByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
   return withText(path, options, sink, undefined, (t) => {
-    if (maxBytes === 0) {
+    if (maxBytes === 0 && fromByte === 0) {
       const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
       return { ...facts(t), start: first, shown };
     }
@@ -116,7 +122,7 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
     if (problem) throw new LinewiseError('bad-range', withCount(problem, countRest(t.scanner)));
     const r = readPage(
       t.scanner,
-      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: (n) => rowPrefixLength(n, anchored), countTo: last, pastEnd: (count) => pastEnd(first, count) },
+      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: (n) => rowPrefixLength(n, anchored), countTo: last, pastEnd: (count) => pastEnd(first, count), startByte: fromByte },
       sink,
     );
     const stopped = r.left === undefined || r.left > 0;
@@ -158,6 +164,8 @@ export interface PageOptions extends ReadOptions {
   maxBytes?: number;
   /** how far past the page to read, in bytes, to count the lines left; default 8 MiB */
   countBytes?: number;
+  /** start the page's first line at this byte: the rest of a line a cap cut (`cut` says where) */
+  fromByte?: number;
 }
 
 /** The defaults of a page (the surface declares them). */
@@ -174,8 +182,8 @@ export interface PageSummary extends InputFacts {
   total: number | undefined;
   /** the offset of the next page, or `undefined` when no line remains */
   nextOffset: number | undefined;
-  /** the line shown cut, when a single line was longer than `maxBytes`: bytes shown and full length (undefined if not measured) */
-  cut?: { line: number; shown: number; length: number | undefined };
+  /** the line shown cut, when a single line was longer than `maxBytes`: bytes shown from byte `from`, and full length (undefined if not measured) */
+  cut?: { line: number; shown: number; length: number | undefined; from: number };
   /** under `last`: lines of the last N left out at the top because `maxBytes` could not hold them */
   dropped?: number;
 }
@@ -196,11 +204,13 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
   if (last !== undefined) {
     if (options.offset !== undefined) throw new LinewiseError('usage', 'give --last or --offset, not both: --last N is the page that ends at the last line');
     if (options.limit !== undefined) throw new LinewiseError('usage', 'give --last or --limit, not both: --last N is the page of the last N lines');
+    if (options.fromByte !== undefined) throw new LinewiseError('usage', 'give --last or --from-byte, not both: --from-byte goes on inside a line a page cut');
     return lastPageTo(sink, path, options, { want: last, maxBytes: o.maxBytes, countBytes: o.countBytes });
   }
   return withText(path, options, sink, undefined, (t) => {
     const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
-    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored), inputSize: t.codec ? undefined : t.input.size }, sink);
+    const startByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
+    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored), inputSize: t.codec ? undefined : t.input.size, startByte }, sink);
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     const more = r.total === undefined || r.total > r.nextOffset;

@@ -30,6 +30,8 @@ export interface Line {
   terminator: Terminator;
   /** true when `page`'s byte cap cut this line short: `bytes` holds only its first bytes */
   cut?: true;
+  /** the line's bytes from this byte on (the rest of a line a budget cut): not the whole line */
+  from?: number;
   /**
    * With the `anchor` option: the line's anchor, as `--anchor` prints it (`12#<anchor>`), the
    * first 8 hex digits of the SHA-256 of its text. Fed back to {@link replaceRows} with the
@@ -80,7 +82,12 @@ export class LineCollector implements RowSink {
     this.visit(buf, start, end, ends);
   }
 
-  cutRow(line: number, buf: Buffer, start: number, end: number): void {
-    this.lines.push({ ...toLine(this.path, line, buf, start, end), cut: true });
+  cutRow(line: number, buf: Buffer, start: number, end: number, from = 0): void {
+    this.lines.push({ ...toLine(this.path, line, buf, start, end), cut: true, ...(from > 0 ? { from } : {}) });
+  }
+
+  partRow(line: number, from: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    this.row(line, buf, start, end, ends);
+    if (ends) this.lines[this.lines.length - 1]!.from = from;
   }
 }

@@ -13,6 +13,8 @@ export interface StaleFile {
   pathRows: boolean;
   /** the caller's rows carried anchors (the current lines are then shown, and handed back, anchored) */
   anchored?: boolean;
+  /** the caller's rows carried a reader's guard trailer (the current lines are then shown with one) */
+  guarded?: boolean;
   mismatches: readonly Mismatch[];
 }
 

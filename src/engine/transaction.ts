@@ -79,7 +79,7 @@ export async function runTransaction(plans: readonly FilePlan[], o: TransactionO
     const stale = prepared.filter((p) => p.result.mismatches.length > 0 && !p.applied);
     if (stale.length > 0) {
       throw staleEditError(
-        stale.map((p) => ({ path: p.plan.given, pathRows: p.plan.pathRows, anchored: p.plan.anchored, mismatches: p.result.mismatches })),
+        stale.map((p) => ({ path: p.plan.given, pathRows: p.plan.pathRows, anchored: p.plan.anchored, ...(p.plan.guarded ? { guarded: true } : {}), mismatches: p.result.mismatches })),
         o.staleShown,
       );
     }

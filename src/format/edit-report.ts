@@ -3,7 +3,8 @@
 
 import { isUtf8 } from 'node:buffer';
 import { LinewiseError } from '../core/errors.js';
-import { terminatorOf } from '../core/terminators.js';
+import { fnv1a, GuardLog } from '../core/row-guard.js';
+import { bodyOf, terminatorOf } from '../core/terminators.js';
 import { quoteRowPath } from '../core/path-names.js';
 import type { ReplaceResult, TextNotFoundError } from '../engine/edit.js';
 import type { StaleEditError } from '../engine/stale.js';
@@ -20,6 +21,8 @@ import type { Style } from './style.js';
  * passes the engine's anchorOf).
  */
 export function printStale(out: Output, e: StaleEditError, json: boolean, anchor?: AnchorFn, always = false): void {
+  // Rows that came with a guard trailer are shown with one: edited and fed back, they are guarded again.
+  const guard = new GuardLog();
   for (const f of e.files) {
     for (const m of f.mismatches) {
       const a = (f.anchored || always) && anchor && m.current ? anchorField(anchor, m.current, 0, m.current.length) : '';
@@ -32,8 +35,10 @@ export function printStale(out: Output, e: StaleEditError, json: boolean, anchor
       out.text(`${m.line}${a}\t`);
       out.bytes(m.current);
       endRow(out, m.current, 0, m.current.length);
+      if (f.guarded && !a) guard.add(f.path, m.line, fnv1a(bodyOf(m.current)));
     }
   }
+  for (const line of guard.lines()) out.text(line);
 }
 
 /** Prints the lines that nearly hold the old text as rows (or JSON records). */

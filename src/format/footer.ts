@@ -15,8 +15,10 @@ export interface FooterInfo {
   /** rows shown */
   shown: number;
   total: number | undefined;
-  /** a line shown cut: its number, bytes shown and full length (undefined if not counted) */
-  cut?: { line: number; shown: number; length: number | undefined; path: string; options?: Again };
+  /** a line shown cut: its number, bytes shown from byte `from`, and full length (undefined if not counted) */
+  cut?: { line: number; shown: number; length: number | undefined; from?: number; path: string; options?: Again };
+  /** the page's byte cap, which the call that goes on inside a cut line repeats */
+  maxBytes?: number;
   /** `--last N`: lines of the N left out at the top because the byte cap could not hold them */
   dropped?: number | undefined;
   /** the file, for the command that reads the dropped lines */
@@ -51,7 +53,11 @@ export function pageFooter(f: FooterInfo, words: Words): string | undefined {
       ` read ${dropped === 1 ? 'it' : 'them'} with: ${words.call('readlines', { path: f.path ?? '-', start: from, end: f.first - 1, ...f.options })}` +
       (f.cut ? '.' : '');
   }
-  if (f.cut) text += ` ${cutSentence(f.cut, f.cut.path, f.cut.options ?? {}, words)}`;
+  if (f.cut) {
+    const at = (f.cut.from ?? 0) + f.cut.shown;
+    const inside = words.call('page', { path: f.cut.path, offset: f.cut.line - 1, maxBytes: f.maxBytes, fromByte: at, ...(f.cut.options ?? {}) });
+    text += ` ${cutSentence(f.cut, f.cut.path, f.cut.options ?? {}, words, false, inside)}`;
+  }
   return text + ']';
 }
 
@@ -60,9 +66,13 @@ export function pageFooter(f: FooterInfo, words: Words): string | undefined {
  * bytes; read it whole with: linewise readlines FILE 17 17` (`of FILE` after the number when
  * the rows name several files).
  */
-function cutSentence(cut: { line: number; shown: number; length: number | undefined }, path: string, options: Again, words: Words, namePath = false): string {
-  const of = cut.length === undefined ? `more than ${cut.shown}` : `of ${cut.length}`;
-  return `Line ${cut.line}${namePath ? ` of ${path}` : ''} was cut at ${cut.shown} ${of} bytes; read it whole with: ${words.call('readlines', { path, start: cut.line, end: cut.line, ...options })}`;
+function cutSentence(cut: { line: number; shown: number; length: number | undefined; from?: number }, path: string, options: Again, words: Words, namePath = false, inside?: string): string {
+  const at = (cut.from ?? 0) + cut.shown;
+  const of = cut.length === undefined ? `more than ${at}` : `of ${cut.length}`;
+  const whole = `read it whole with: ${words.call('readlines', { path, start: cut.line, end: cut.line, ...options })}`;
+  // the cursor inside the line first: following it, no byte is shown twice or never (issue 24.4)
+  const go = inside === undefined ? whole : `go on inside it with: ${inside}; or ${whole}`;
+  return `Line ${cut.line}${namePath ? ` of ${path}` : ''} was cut at ${at} ${of} bytes; ${go}`;
 }
 
 /** grep's footer: the cut-off, and whether the rows are files (-c, -l, --files-without-match). */
@@ -107,7 +117,7 @@ export interface ReadlinesFooterInfo {
   /** lines not shown, up to END; undefined when not counted */
   left: number | undefined;
   maxBytes: number;
-  cut?: { line: number; shown: number; length: number | undefined } | undefined;
+  cut?: { line: number; shown: number; length: number | undefined; from?: number } | undefined;
   /** options the calls in the footer repeat (`encoding`) */
   options: Again;
 }
@@ -118,6 +128,12 @@ export interface ReadlinesFooterInfo {
  */
 export function readlinesFooter(f: ReadlinesFooterInfo, words: Words): string {
   let text = `[Read ${plural(f.shown)} (lines ${f.first}-${f.first + f.shown - 1})`;
+  if (f.cut) {
+    // A line cut: the one way on is from inside it, to END, under the same cap.
+    const at = (f.cut.from ?? 0) + f.cut.shown;
+    const inside = words.call('readlines', { path: f.path, start: f.cut.line, end: f.end, maxBytes: f.maxBytes || undefined, fromByte: at, ...f.options });
+    return `${text}. ${cutSentence(f.cut, f.path, f.options, words, false, inside)}]`;
+  }
   if (f.next !== undefined) {
     const more = f.left === undefined ? 'more lines' : `${f.left} more ${f.left === 1 ? 'line' : 'lines'}`;
     const go = words.call('readlines', { path: f.path, start: f.next, end: f.end, maxBytes: f.maxBytes, ...f.options });

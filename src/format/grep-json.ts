@@ -129,13 +129,19 @@ export class JsonGrep implements MatchSink {
   }
 
   /** A row the byte budget cut: its first bytes, no terminator, and `cut` with what was shown. */
-  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number): void {
+  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, from = 0): void {
     this.begin();
-    if (kind === 'match') {
+    if (kind === 'match' && from === 0) {
       this.fileLines++;
       this.stats.matched_lines++;
     }
-    this.record(kind, line, buf, start, end, [], { cut: { shown: end - start, length } });
+    this.record(kind, line, buf, start, end, [], { cut: { shown: end - start, length, ...(from > 0 ? { from } : {}) } });
+  }
+
+  /** The rest of a row from its byte `from` (a cursor inside it): those bytes, and `from`. */
+  restRow(kind: 'match' | 'context', line: number, from: number, buf: Buffer, start: number, end: number): void {
+    this.begin();
+    this.record(kind, line, buf, start, end, [], { from });
   }
 
   /** Ends the current file: an `end` record if it printed anything. */

@@ -5,9 +5,10 @@ import { Exit, type LinewiseError } from '../core/errors.js';
 import type { GrepCutOff, GrepReport, GrepReporter, GrepSetup } from '../engine/search.js';
 import { grepFooter } from './footer.js';
 import { JsonGrep } from './grep-json.js';
+import { writeRecord } from './json.js';
 import { printCount, printPath, TextGrep, type GrepPrinterOptions } from './grep-rows.js';
 import type { Printing } from './printing.js';
-import type { AnchorFn } from './rows.js';
+import type { AnchorFn, RowHasher } from './rows.js';
 import type { Words } from '../surface/words.js';
 
 /** How the rows are printed. */
@@ -24,6 +25,8 @@ export interface GrepPrintOptions {
   words: Words;
   /** name each walked file passed over as binary (`--skipped`), as a note */
   skipped?: boolean;
+  /** end the rows with a guard trailer (`--guard`; core/row-guard.ts) */
+  guard?: RowHasher;
 }
 
 /** Prints a grep run as the CLI does: rows, parts, counts, names or JSON; problems through `warn`. */
@@ -40,7 +43,8 @@ export class PrintingGrepReporter implements GrepReporter {
 
   begin({ withPath, ranges }: GrepSetup): void {
     const anchor = this.o.anchor;
-    this.printer = { withPath, nul: this.o.nul, rowStyle: this.p.rowStyle, noteStyle: this.p.noteStyle, ranges, ...(anchor ? { anchor } : {}) };
+    const guard = this.mode === 'lines' && !this.o.json ? this.o.guard : undefined;
+    this.printer = { withPath, nul: this.o.nul, rowStyle: this.p.rowStyle, noteStyle: this.p.noteStyle, ranges, ...(anchor ? { anchor } : {}), ...(guard ? { guard } : {}) };
     if (this.o.json) this.json = new JsonGrep(this.p.out, ranges, anchor);
     else if (this.mode === 'lines') this.text = new TextGrep(this.p.out, this.printer);
   }
@@ -65,9 +69,14 @@ export class PrintingGrepReporter implements GrepReporter {
     this.text?.part(line, column, buf, start, end);
   }
 
-  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number): void {
-    this.text?.cutRow(line, buf, start, end, column);
-    this.json?.cutRow(kind, line, buf, start, end, length);
+  cutRow(kind: 'match' | 'context', line: number, buf: Buffer, start: number, end: number, length: number, column?: number, from?: number): void {
+    this.text?.cutRow(line, buf, start, end, column, from);
+    this.json?.cutRow(kind, line, buf, start, end, length, from);
+  }
+
+  restRow(kind: 'match' | 'context', line: number, from: number, buf: Buffer, start: number, end: number): void {
+    this.text?.restRow(line, from, buf, start, end);
+    this.json?.restRow(kind, line, from, buf, start, end);
   }
 
   fileRow(display: string, selected: number): void {
@@ -86,6 +95,8 @@ export class PrintingGrepReporter implements GrepReporter {
 
   error(e: LinewiseError, display: string | undefined): void {
     this.p.failed(Exit.usage);
+    // under --json a failed input is also a record, as a failure that ends a run is (cli/exit.ts)
+    if (this.json) writeRecord(this.p.out, { type: 'error', code: e.code, message: e.message, path: display ?? e.path ?? null, status: Exit.usage });
     if (this.o.quietErrors && e.code !== 'timeout') return;
     this.p.out.flush();
     this.p.warn(e.message, display);
@@ -111,6 +122,7 @@ export class PrintingGrepReporter implements GrepReporter {
       this.json.summary(errors, cutOff);
       return;
     }
+    this.printer?.guard?.writeTrailer(this.p.out);
     if (cutOff === undefined) return;
     const footer = grepFooter({ ...cutOff, fileRows: this.mode !== 'lines' }, this.o.words);
     // Under -0 the output is a NUL-separated list for xargs -0 and the like: the footer is a message.

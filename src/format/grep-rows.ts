@@ -3,10 +3,11 @@
 
 import { CUT_MARK, GROUP_SEPARATOR } from '../core/parse-rows.js';
 import { pathToBytes, quotePath, quoteRowPath } from '../core/path-names.js';
+import { partMark } from '../core/row-fields.js';
 import type { MatchSink } from '../core/searcher.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
-import { type AnchorFn, anchorField, endRow } from './rows.js';
+import { type AnchorFn, anchorField, endRow, type RowHasher } from './rows.js';
 import type { Style } from './style.js';
 
 /** Byte ranges of the matches in a line, relative to its start, packed as pairs `[s0, e0, s1, e1, ...]`. */
@@ -25,6 +26,8 @@ export interface GrepPrinterOptions {
   ranges?: RangesFn;
   /** print `n#anchor` (`--anchor`) */
   anchor?: AnchorFn;
+  /** hash each row's line as read for the guard trailer (`--guard`; core/row-guard.ts) */
+  guard?: RowHasher;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -38,7 +41,7 @@ export class TextGrep implements MatchSink {
   /** rows are undecorated: numbers and paths go out as bytes (Output.row) */
   private readonly plain: boolean;
   private printed = false;
-  /** under --replace with --anchor: the line as the file holds it, which the anchor is of */
+  /** under --replace: the line as the file holds it, which the anchor and the trailer's hash are of */
   private anchorSource: Buffer | undefined;
   private readonly open: Buffer;
   private readonly close: Buffer;
@@ -56,6 +59,7 @@ export class TextGrep implements MatchSink {
   file(path: string): void {
     // made at the file's first row: most files of a tree have none
     this.path = path;
+    if (this.o.guard) this.o.guard.path = path;
     this.prefix = this.o.withPath ? undefined : EMPTY;
   }
 
@@ -66,6 +70,7 @@ export class TextGrep implements MatchSink {
   /** The fast branch, when nothing is colored: the row goes straight into the output buffer. */
   private plainRow(line: number, buf: Buffer, start: number, end: number): boolean {
     if (!this.plain) return false;
+    this.guardRow(line, buf, start, end);
     this.printed = true;
     this.out.row(this.prefixBytes, line, buf, start, end);
     endRow(this.out, buf, start, end);
@@ -74,6 +79,7 @@ export class TextGrep implements MatchSink {
 
   match(line: number, buf: Buffer, start: number, end: number): void {
     if (this.plainRow(line, buf, start, end)) return;
+    this.guardRow(line, buf, start, end);
     this.head(line, buf, start, end);
     const ranges = this.open.length > 0 && this.o.ranges ? this.o.ranges(buf, start, end) : undefined;
     if (ranges === undefined || ranges.length === 0) this.out.bytes(buf, start, end);
@@ -107,9 +113,19 @@ export class TextGrep implements MatchSink {
 
   context(line: number, buf: Buffer, start: number, end: number): void {
     if (this.plainRow(line, buf, start, end)) return;
+    this.guardRow(line, buf, start, end);
     this.head(line, buf, start, end);
     this.out.bytes(buf, start, end);
     endRow(this.out, buf, start, end);
+  }
+
+  /** The row's line as the file holds it (under --replace, before the replacement) into the trailer's hashes. */
+  private guardRow(line: number, buf: Buffer, start: number, end: number): void {
+    const g = this.o.guard;
+    if (g === undefined) return;
+    const from = this.anchorSource;
+    if (from) g.line(line, from, 0, from.length);
+    else g.line(line, buf, start, end);
   }
 
   gap(): void {
@@ -130,13 +146,22 @@ export class TextGrep implements MatchSink {
   }
 
   /** A row the byte budget cut: `n[cut]<TAB>` and its first bytes (refused by `replace --rows`). */
-  cutRow(line: number, buf: Buffer, start: number, end: number, column?: number): void {
+  cutRow(line: number, buf: Buffer, start: number, end: number, column?: number, from = 0): void {
     this.printed = true;
     const n = column === undefined ? String(line) : `${line}:${column}`;
     this.out.bytes(this.prefixBytes);
-    this.out.text(`${this.o.rowStyle.number(n)}${CUT_MARK}\t`);
+    this.out.text(`${this.o.rowStyle.number(n)}${from > 0 ? partMark(from, true) : CUT_MARK}\t`);
     this.out.bytes(buf, start, end);
     this.out.text('\n');
+  }
+
+  /** The rest of a row from its byte `from`, `n[@from]<TAB>...` to the line's end (refused by `replace --rows`). */
+  restRow(line: number, from: number, buf: Buffer, start: number, end: number): void {
+    this.printed = true;
+    this.out.bytes(this.prefixBytes);
+    this.out.text(`${this.o.rowStyle.number(`${line}${partMark(from, false)}`)}\t`);
+    this.out.bytes(buf, start, end);
+    endRow(this.out, buf, start, end);
   }
 
   private head(line: number, buf: Buffer, start: number, end: number): void {

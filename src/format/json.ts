@@ -54,6 +54,8 @@ export function writeRecord(out: Output, record: object): void {
 /** A RowSink that writes `{"type":"line",...}` records. */
 export class JsonRows implements RowSink {
   private line = 0;
+  /** the row in progress is the rest of its line from this byte (0: a whole line) */
+  private part = 0;
   private readonly visit: PieceVisitor;
 
   constructor(
@@ -64,7 +66,8 @@ export class JsonRows implements RowSink {
   ) {
     this.visit = joinPieces(
       (buf, start, end) => {
-        writeRecord(out, { type: 'line', path: this.path, line_number: this.line, ...lineFields(buf, start, end), ...(anchor ? { anchor: anchorField(anchor, buf, start, end).slice(1) } : {}) });
+        const part = this.part > 0 ? { from: this.part } : {};
+        writeRecord(out, { type: 'line', path: this.path, line_number: this.line, ...lineFields(buf, start, end), ...part, ...(anchor && this.part === 0 ? { anchor: anchorField(anchor, buf, start, end).slice(1) } : {}) });
       },
       MAX_LINE_BYTES,
       () =>
@@ -77,8 +80,15 @@ export class JsonRows implements RowSink {
     this.visit(buf, start, end, ends);
   }
 
-  cutRow(line: number, buf: Buffer, start: number, end: number): void {
-    writeRecord(this.out, { type: 'line', path: this.path, line_number: line, ...lineFields(buf, start, end), cut: true });
+  cutRow(line: number, buf: Buffer, start: number, end: number, from = 0): void {
+    writeRecord(this.out, { type: 'line', path: this.path, line_number: line, ...lineFields(buf, start, end), cut: true, ...(from > 0 ? { from } : {}) });
+  }
+
+  /** The rest of a line from byte `from`: a record of those bytes with `from` (gathered, as a line is). */
+  partRow(line: number, from: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    this.part = from;
+    this.row(line, buf, start, end, ends);
+    if (ends) this.part = 0;
   }
 
   flush(): void {

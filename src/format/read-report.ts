@@ -43,8 +43,8 @@ export function pageRecord(r: PageSummary): Record<string, unknown> {
 }
 
 /** page's footer (without the blank line before it), or undefined at the end of the file. */
-export function pageFooterOf(r: PageSummary, encoding: string | undefined, words: Words): string | undefined {
+export function pageFooterOf(r: PageSummary, encoding: string | undefined, words: Words, maxBytes?: number): string | undefined {
   if (r.shown === 0) return undefined;
   const options = readAgain(encoding, r.encoding);
-  return pageFooter({ first: r.first, shown: r.shown, total: r.total, dropped: r.dropped, path: r.path, options, ...(r.cut ? { cut: { ...r.cut, path: r.path, options } } : {}) }, words);
+  return pageFooter({ first: r.first, shown: r.shown, total: r.total, dropped: r.dropped, path: r.path, options, maxBytes, ...(r.cut ? { cut: { ...r.cut, path: r.path, options } } : {}) }, words);
 }

@@ -4,7 +4,8 @@
 import { MAX_LINE_BYTES } from '../core/limits.js';
 import { joinPieces, type PieceVisitor } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
-import { ANCHOR_DIGITS, CUT_MARK, NO_NEWLINE_MARK } from '../core/row-fields.js';
+import { ANCHOR_DIGITS, NO_NEWLINE_MARK, partMark } from '../core/row-fields.js';
+import { FNV_START, fnv1a, type GuardLog } from '../core/row-guard.js';
 import { LinewiseError } from '../core/errors.js';
 import { terminatorLength } from '../core/terminators.js';
 import type { Output } from '../io/output.js';
@@ -35,6 +36,38 @@ export function anchorField(anchor: AnchorFn, buf: Uint8Array, start: number, en
   return `#${anchor(body).slice(0, ANCHOR_DIGITS)}`;
 }
 
+/**
+ * Hashes each row's line as it is printed, for the guard trailer (core/row-guard.ts): the text
+ * without its terminator, piece by piece, so a line of any length needs no copy.
+ */
+export class RowHasher {
+  private h = FNV_START;
+
+  constructor(
+    readonly log: GuardLog,
+    /** the file the rows are of, as the trailer names it */
+    public path: string,
+  ) {}
+
+  /** A piece of line `line`; `ends`: it completes the line (terminator included, if any). */
+  piece(line: number, buf: Uint8Array, start: number, end: number, ends: boolean): void {
+    this.h = fnv1a(buf, start, ends ? end - terminatorLength(buf, start, end) : end, this.h);
+    if (!ends) return;
+    this.log.add(this.path, line, this.h);
+    this.h = FNV_START;
+  }
+
+  /** A whole line `[start, end)`, terminator included if any. */
+  line(line: number, buf: Uint8Array, start: number, end: number): void {
+    this.piece(line, buf, start, end, true);
+  }
+
+  /** Writes the trailer (nothing when no row was guarded). */
+  writeTrailer(out: Output): void {
+    for (const t of this.log.lines()) out.text(t);
+  }
+}
+
 /** Writes rows as text. Pieces of one row follow its `<n>\t` prefix directly. */
 export class TextRows implements RowSink {
   private inRow = false;
@@ -47,6 +80,8 @@ export class TextRows implements RowSink {
     private readonly style: Style,
     /** print `<n>#<anchor>` (`--anchor`) */
     private readonly anchor?: AnchorFn,
+    /** hash the rows for the guard trailer (`--guard`) */
+    readonly guard?: RowHasher,
   ) {
     if (anchor === undefined) return;
     this.joined = joinPieces(
@@ -74,15 +109,24 @@ export class TextRows implements RowSink {
       this.out.text(`${this.style.number(String(line))}\t`);
       this.out.bytes(buf, start, end);
     }
+    this.guard?.piece(line, buf, start, end, ends);
     this.inRow = !ends;
     if (ends) endRow(this.out, buf, start, end);
   }
 
   /** A line cut short: never anchored (its anchor would be of the part shown), always ended by "\n". */
-  cutRow(line: number, buf: Buffer, start: number, end: number): void {
-    this.out.text(`${this.style.number(String(line))}${CUT_MARK}\t`);
+  cutRow(line: number, buf: Buffer, start: number, end: number, from = 0): void {
+    this.out.text(`${this.style.number(String(line))}${partMark(from, true)}\t`);
     this.out.bytes(buf, start, end);
     this.out.text('\n');
+  }
+
+  /** The rest of a line from byte `from`, `N[@from]\t...`: never anchored nor guarded (replace refuses it). */
+  partRow(line: number, from: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    if (!this.inRow) this.out.text(`${this.style.number(`${line}${partMark(from, false)}`)}\t`);
+    this.out.bytes(buf, start, end);
+    this.inRow = !ends;
+    if (ends) endRow(this.out, buf, start, end);
   }
 
   flush(): void {

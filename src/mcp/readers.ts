@@ -23,9 +23,13 @@ class BothRows implements RowSink {
     this.a.row(line, buf, start, end, ends);
     this.b.row(line, buf, start, end, ends);
   }
-  cutRow(line: number, buf: Buffer, start: number, end: number): void {
-    this.a.cutRow(line, buf, start, end);
-    this.b.cutRow(line, buf, start, end);
+  cutRow(line: number, buf: Buffer, start: number, end: number, from?: number): void {
+    this.a.cutRow(line, buf, start, end, from);
+    this.b.cutRow(line, buf, start, end, from);
+  }
+  partRow(line: number, from: number, buf: Buffer, start: number, end: number, ends: boolean): void {
+    this.a.partRow?.(line, from, buf, start, end, ends);
+    this.b.partRow?.(line, from, buf, start, end, ends);
   }
 }
 
@@ -42,6 +46,7 @@ export interface ReadArgs {
   anchor?: boolean;
   encoding?: string;
   maxBytes: number;
+  fromByte?: number;
 }
 
 /** Runs read_lines; `a.path` is checked already, and the file is checked again once opened. */
@@ -49,7 +54,7 @@ export async function readLinesTool(out: ToolOutput, a: ReadArgs, roots: Roots):
   if (a.encoding !== undefined) await loadEncoding(a.encoding);
   const maxBytes = rowBytes(a.maxBytes);
   out.budget = maxBytes;
-  const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
+  const r = readLinesTo(rowsOf(out, a.path, a.anchor), a.path, a.start, a.end, { anchor: a.anchor, encoding: a.encoding, maxBytes, ...(a.fromByte !== undefined ? { fromByte: a.fromByte } : {}), cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, readlinesRecord(r));
   const footer = readlinesFooterOf(r, a.end, maxBytes, a.encoding, mcpWords('readlines'));
@@ -65,6 +70,7 @@ export interface PageArgs {
   anchor?: boolean;
   encoding?: string;
   maxBytes: number;
+  fromByte?: number;
 }
 
 /** Runs page; `a.path` is checked already, and the file is checked again once opened. */
@@ -73,9 +79,9 @@ export async function pageTool(out: ToolOutput, a: PageArgs, roots: Roots): Prom
   const maxBytes = rowBytes(a.maxBytes);
   out.budget = maxBytes;
   const window = a.last === undefined ? { offset: a.offset, limit: a.limit } : { last: a.last };
-  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes, cwd: roots.cwd, confine: roots });
+  const r = pageTo(rowsOf(out, a.path, a.anchor), a.path, { ...window, anchor: a.anchor, encoding: a.encoding, maxBytes, ...(a.fromByte !== undefined ? { fromByte: a.fromByte } : {}), cwd: roots.cwd, confine: roots });
   for (const note of r.notes) out.note(note, r.path);
   writeRecord(out.json.out, pageRecord(r));
-  const footer = pageFooterOf(r, a.encoding, mcpWords('page'));
+  const footer = pageFooterOf(r, a.encoding, mcpWords('page'), maxBytes);
   if (footer !== undefined) out.text.out.text(`\n${footer}\n`);
 }

@@ -120,9 +120,13 @@ class Positions implements GrepReporter {
   }
   context(): void {}
   gap(): void {}
-  cutRow(kind: 'match' | 'context', line: number, _buf: Buffer, start: number, end: number, length: number): void {
-    if (kind === 'match') this.matchedLines++;
-    this.record({ type: kind, path: this.path, line, cut: { shown: end - start, length } });
+  cutRow(kind: 'match' | 'context', line: number, _buf: Buffer, start: number, end: number, length: number, from = 0): void {
+    if (kind === 'match' && from === 0) this.matchedLines++;
+    this.record({ type: kind, path: this.path, line, cut: { ...(from > 0 ? { from } : {}), shown: end - start, length } });
+  }
+  /** the rest of a line cut before, from byte `from` of it to its end */
+  restRow(kind: 'match' | 'context', line: number, from: number, _buf: Buffer, start: number, end: number): void {
+    this.record({ type: kind, path: this.path, line, rest: { from, shown: end - start } });
   }
   fileRow(display: string, selected: number, counts = false): void {
     this.fileRows++;
@@ -182,9 +186,13 @@ class ToolReporter implements GrepReporter {
   gap(): void {
     this.text.gap();
   }
-  cutRow(kind: 'match' | 'context', l: number, b: Buffer, s: number, e: number, length: number, column?: number): void {
-    this.text.cutRow(kind, l, b, s, e, length, column);
-    this.positions.cutRow(kind, l, b, s, e, length);
+  cutRow(kind: 'match' | 'context', l: number, b: Buffer, s: number, e: number, length: number, column?: number, from?: number): void {
+    this.text.cutRow(kind, l, b, s, e, length, column, from);
+    this.positions.cutRow(kind, l, b, s, e, length, from);
+  }
+  restRow(kind: 'match' | 'context', l: number, from: number, b: Buffer, s: number, e: number): void {
+    this.text.restRow(kind, l, from, b, s, e);
+    this.positions.restRow(kind, l, from, b, s, e);
   }
   fileRow(display: string, selected: number): void {
     this.text.fileRow(display, selected);

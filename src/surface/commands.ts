@@ -20,8 +20,10 @@ const readlines: CommandSpec = {
   ],
   options: [
     o.maxBytes('cap on the bytes printed: stop before a line that would overflow it (a first line longer than that is shown cut), then a footer says how to go on (default: no cap)'),
+    o.fromByte('line START'),
     { ...o.json, help: 'JSON Lines: a record per line, then a summary' },
     o.anchor,
+    o.guard,
     o.text('read'),
     o.encoding,
     o.color,
@@ -48,13 +50,15 @@ const page: CommandSpec = {
     },
     o.maxBytes('cap on the bytes printed; a longer single line is shown cut (0: no cap)', o.PAGE_DEFAULTS.maxBytes),
     o.countBytes('read at most this far past the page to count the total lines', o.PAGE_DEFAULTS.countBytes),
+    o.fromByte('the first line of the page'),
     { ...o.json, help: 'JSON Lines: a record per line, then a summary with the total and next offset' },
     o.anchor,
+    o.guard,
     o.text('read'),
     o.encoding,
     o.color,
   ],
-  conflicts: [['last', ['offset', 'limit']]],
+  conflicts: [['last', ['offset', 'limit', 'fromByte']]],
 };
 
 const collectHelp = '(repeatable)';
@@ -122,6 +126,7 @@ const grep: CommandSpec = {
     { key: 'null', kind: 'boolean', cli: '-0, --null', help: 'end paths with a NUL byte instead of a tab (or newline under {filesWithMatches})' },
     { ...o.json, help: 'JSON Lines as ripgrep prints them: begin, match, context, end, summary' },
     o.anchor,
+    o.guard,
     o.text('search'),
     { key: 'hidden', kind: 'boolean', cli: '--hidden', mcp: 'hidden', help: 'search hidden files and directories too' },
     { key: 'noIgnore', kind: 'boolean', cli: '--no-ignore', mcp: 'no_ignore', help: 'do not apply .gitignore and .ignore files' },

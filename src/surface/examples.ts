@@ -29,6 +29,8 @@ Examples:
   $ linewise readlines app.ts 12 14 --anchor        rows "12#9f86d081<TAB>..." that guard their edit
   $ linewise readlines big.log 1 500 --max-bytes 8000   at most 8000 bytes of rows, then a footer:
     [Read 95 lines (lines 1-95); 405 more lines did not fit --max-bytes 8000. Go on with: linewise readlines big.log 96 500 --max-bytes 8000]
+  $ linewise readlines wide.json 1 --max-bytes 8000 --from-byte 7996   the rest of a line a footer cut ("1[@7996]")
+  $ linewise readlines app.ts 10 12 --guard always > rows   end with the trailer "\\ read {...}" even on a terminal
 
 Past the end is an error that names the line count (exit 2, nothing on stdout):
   linewise: notes.txt: line 9 is past the end: the file has 3 lines
@@ -45,12 +47,15 @@ Examples:
   $ linewise page dump.txt -a               a file with NUL bytes, read as text (--text)
   $ linewise page legacy.txt --encoding latin1 --color always
   $ linewise page app.ts --anchor           rows "N#HASH<TAB>line": replace --rows checks each hash
+  $ linewise page wide.json --offset 0 --from-byte 65530   the rest of line 1, from the cursor a footer gave
+  $ linewise page app.ts --guard never | wc -l   no trailer "\\ read {...}" after the rows (default: in a pipe)
 
 The footer (on stdout, after a blank line) says where to go on:
   [Read 100 lines (lines 1-100 of 5000 total). 4900 lines remaining from offset 100.]
   [Read 100 lines (lines 1-100). More lines remain from offset 100.]    (total not counted)
 At the end of the file there is no footer. A line longer than --max-bytes is shown cut, its row
-numbered "17[cut]", and the footer says how to read it whole; replace refuses a cut row.`,
+numbered "17[cut]", and the footer gives the cursor inside it (--from-byte) and how to read it
+whole; replace refuses a cut row and its parts ("17[@B]").`,
   replace: `
 Examples:
   $ linewise replace app.ts 12 --text 'const x = 2;'     line 12 becomes that line
@@ -151,6 +156,7 @@ Examples:
   $ linewise grep --files-without-match LICENSE src   names of files with no match
   $ linewise grep --files -g '*.ts' src       the files a search would read (no PATTERN), as rg --files
   $ linewise grep --skipped TODO .            name on stderr the files passed over as binary
+  $ linewise grep -F oldName src --replace newName --guard always > patch.rows   rows and their guard trailer
   $ linewise grep -q TODO src && echo found   no output; stops at the first match; exit 0 or 1
   $ linewise grep -o -h '[0-9]+ms' logs     each match a row "<n>:<column><TAB><match>", no paths
   $ linewise grep -H -n main src/app.ts     the path on every row, even for one file (-n: habit)

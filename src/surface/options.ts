@@ -24,6 +24,17 @@ export const EOL_CHOICES = ['auto', 'keep', 'lf', 'crlf'] as const;
 
 export const color: OptionSpec = { key: 'color', kind: 'choice', cli: '--color <when>', choices: COLORS, default: 'auto', help: 'color: auto (only on a terminal), always, never' };
 
+export const GUARDS = ['auto', 'always', 'never'] as const;
+
+/** The readers' guard trailer (core/row-guard.ts): on the command line only; a tool's rows are read by the agent. */
+export const guard: OptionSpec = {
+  key: 'guard',
+  kind: 'choice',
+  cli: '--guard <when>',
+  choices: GUARDS,
+  help: 'end the rows with a trailer line "\\ read {...}" holding a hash of each line read, so replace --rows writes only the rows you edited and refuses them if their lines changed since: auto (when stdout is not a terminal), always, never (default: $LINEWISE_GUARD, else auto)',
+};
+
 export const json: OptionSpec = { key: 'json', kind: 'boolean', cli: '--json', help: 'JSON Lines: a record per line, then a summary' };
 
 export const anchor: OptionSpec = {
@@ -54,6 +65,16 @@ export const maxBytes = (help: string, dflt?: number): OptionSpec => ({
   min: 0,
   ...(dflt !== undefined ? { default: dflt } : {}),
   help,
+});
+
+/** Where a read starts inside its first line: the rest of a line a budget cut (the footer's cursor). */
+export const fromByte = (first: string): OptionSpec => ({
+  key: 'fromByte',
+  kind: 'integer',
+  cli: '--from-byte <b>',
+  mcp: 'from_byte',
+  min: 0,
+  help: `start ${first} at its byte B: the rest of a line a budget cut, as the footer's cursor says (a row "N[@B]" that replace refuses)`,
 });
 
 export const countBytes = (help: string, dflt?: number): OptionSpec => ({ key: 'countBytes', kind: 'integer', cli: '--count-bytes <b>', min: 0, ...(dflt !== undefined ? { default: dflt } : {}), help });

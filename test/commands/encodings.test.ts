@@ -79,7 +79,7 @@ describe('--encoding NAME', () => {
     const f = tmp.file('long.latin1', Buffer.from(`${'\u00e9'.repeat(100)}\n`, 'latin1'));
     const r = await run(['page', f, '--encoding', 'latin1', '--max-bytes', '21']);
     expect(esc(r.stdout)).toBe(
-      `1[cut]\\t${'\\xc3\\xa9'.repeat(9)}\\n\\n[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 18 of 201 bytes; read it whole with: linewise readlines ${f} 1 1 --encoding latin1]\\n`,
+      `1[cut]\\t${'\\xc3\\xa9'.repeat(9)}\\n\\n[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 18 of 201 bytes; go on inside it with: linewise page ${f} --offset 0 --max-bytes 21 --from-byte 18 --encoding latin1; or read it whole with: linewise readlines ${f} 1 1 --encoding latin1]\\n`,
     );
   });
 

@@ -46,7 +46,7 @@ describe('page', () => {
     const f = tmp.file('cut.txt', `${'w'.repeat(500)}`);
     const r = await run(['page', f, '--max-bytes', '100']);
     expect(esc(r.stdout)).toBe(
-      `1[cut]\\t${'w'.repeat(98)}\\n\\n[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 98 of 500 bytes; read it whole with: linewise readlines ${f} 1 1]\\n`,
+      `1[cut]\\t${'w'.repeat(98)}\\n\\n[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 98 of 500 bytes; go on inside it with: linewise page ${f} --offset 0 --max-bytes 100 --from-byte 98; or read it whole with: linewise readlines ${f} 1 1]\\n`,
     );
   });
 

@@ -71,7 +71,10 @@ describe('patch: looking before writing', () => {
     ]);
     const bad = await run(['patch', '--json'], { cwd: dir({ 'f.txt': FIVE }), stdin: PATCH.replace('-three', '-tree') });
     expect(bad.status).toBe(3);
-    expect(JSON.parse(bad.stdout.toString().trim())).toMatchObject({ type: 'failed', path: 'f.txt', header: '@@ -2,3 +2,3 @@', near: { line: 2, matching: 2, of: 3 } });
+    const [failed, error, ...more] = bad.stdout.toString().trim().split('\n').map((l) => JSON.parse(l));
+    expect(failed).toMatchObject({ type: 'failed', path: 'f.txt', header: '@@ -2,3 +2,3 @@', near: { line: 2, matching: 2, of: 3 } });
+    // then the failure itself, as every failure under --json ends (issue 24.5)
+    expect([error, more]).toEqual([{ type: 'error', code: 'patch-failed', message: 'a hunk does not apply; nothing was written', path: null, status: 3 }, []]);
   });
 
   it('--receipt: the changed rows as they now are and how the numbering moved', async () => {

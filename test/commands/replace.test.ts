@@ -71,7 +71,7 @@ describe('replace FILE START [END]', () => {
     const { f, dir } = file('a\nb\n');
     const r = await run(['replace', f, '3', '--text', 'x']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`linewise: ${f}: line 3 is past the end: the file has 2 lines\n`);
+    expect(r.stderr).toBe(`linewise: ${f}: line 3 is past the end: the file has 2 lines (START 3 END 2 appends after the last line: END = START - 1 inserts)\n`);
     expect(read(f)).toBe('a\\nb\\n');
     expect(fs.readdirSync(dir)).toEqual(['f.txt']);
     const r2 = await run(['replace', f, '2', '5', '--text', 'x']);

@@ -120,7 +120,7 @@ describe('Patcher: range edits under --eol auto', () => {
   });
 
   it('refuses lines past the end, naming the count, after reading the file', () => {
-    expect(errorOf(() => patch('a\nb\n', [range(3, 3, 'x')]))).toBe('past-end: line 3 is past the end: the file has 2 lines');
+    expect(errorOf(() => patch('a\nb\n', [range(3, 3, 'x')]))).toBe('past-end: line 3 is past the end: the file has 2 lines (START 3 END 2 appends after the last line: END = START - 1 inserts)');
     expect(errorOf(() => patch('a\nb\n', [range(2, 4, 'x')]))).toBe('past-end: line 4 is past the end: the file has 2 lines');
     expect(errorOf(() => patch('a\nb\n', [range(4, 3, 'x')]))).toBe(
       'past-end: line 4 is past the end: the file has 2 lines (append with START 3)',

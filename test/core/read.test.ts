@@ -124,7 +124,7 @@ describe('readPage', () => {
     const r = readPage(scanner(`${'é'.repeat(10)}\nnext\n`), pageOpts({ maxBytes: 8 }), c);
     // room = 8 - "1\t" = 6 bytes = three é
     expect(c.shown).toEqual([`1[cut]:${esc('ééé')}`]);
-    expect(r).toEqual({ first: 1, shown: 1, total: 2, nextOffset: 1, left: 1, cut: { line: 1, shown: 6, length: 21 } });
+    expect(r).toEqual({ first: 1, shown: 1, total: 2, nextOffset: 1, left: 1, cut: { line: 1, shown: 6, length: 21, from: 0 } });
   });
 
   it('cuts a line longer than the scanner buffer and measures it', () => {
@@ -132,7 +132,7 @@ describe('readPage', () => {
     const line = `${'y'.repeat(5000)}\r\n`;
     const r = readPage(scanner(`${line}z\n`, [100], 64), pageOpts({ maxBytes: 50 }), c);
     expect(c.shown).toEqual([`1[cut]:${'y'.repeat(48)}`]);
-    expect(r.cut).toEqual({ line: 1, shown: 48, length: 5002 });
+    expect(r.cut).toEqual({ line: 1, shown: 48, length: 5002, from: 0 });
     expect(r.total).toBe(2);
   });
 
@@ -191,7 +191,7 @@ describe('pageFooter', () => {
   });
   it('says how to read a cut line whole', () => {
     expect(pageFooter({ first: 1, shown: 1, total: 1, cut: { line: 1, shown: 6, length: 21, path: 'my file' } }, cliWords('page'))).toBe(
-      "[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 6 of 21 bytes; read it whole with: linewise readlines 'my file' 1 1]",
+      "[Read 1 line (lines 1-1 of 1 total). Line 1 was cut at 6 of 21 bytes; go on inside it with: linewise page 'my file' --offset 0 --from-byte 6; or read it whole with: linewise readlines 'my file' 1 1]",
     );
   });
 });

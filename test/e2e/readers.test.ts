@@ -140,7 +140,7 @@ describe('budgets on the built CLI', () => {
     const r = sh('$LW grep -H x long.txt --max-bytes 40', root);
     expect(esc(r.stdout)).toBe(
       // 40 bytes: "long.txt<TAB>2[cut]<TAB>", 23 bytes of the line, "\\n"
-      `long.txt\\t2[cut]\\t${'x'.repeat(23)}\\n\\n[Read 1 of 1 matching line (in 1 of 1 file). Run the same command with --after long.txt:2 to go on. Line 2 of long.txt was cut at 23 of 201 bytes; read it whole with: linewise readlines long.txt 2 2]\\n`,
+      `long.txt\\t2[cut]\\t${'x'.repeat(23)}\\n\\n[Read 1 of 1 matching line (in 1 of 1 file). Run the same command with --after long.txt:2@23 to go on. Line 2 of long.txt was cut at 23 of 201 bytes; read it whole with: linewise readlines long.txt 2 2]\\n`,
     );
     const back = sh('$LW grep x long.txt --max-bytes 40 | $LW replace long.txt --rows -', root);
     expect(back.status).toBe(2);
@@ -168,7 +168,7 @@ describe('budgets on the built CLI', () => {
     const rows = sh('$LW readlines many.txt 5 12 --max-bytes 30 | $LW replace many.txt --rows - && $LW readlines many.txt 7 7', root);
     expect(esc(rows.stdout)).toBe('7\\tline 7\\n'); // the footer is skipped, the rows are the identity
     const cut = sh('$LW readlines long.txt 2 --max-bytes 20', root);
-    expect(esc(cut.stdout)).toBe(`2[cut]\\t${'x'.repeat(18)}\\n\\n[Read 1 line (lines 2-2); 1 more line did not fit --max-bytes 20. Go on with: linewise readlines long.txt 3 --max-bytes 20; Line 2 was cut at 18 of 201 bytes; read it whole with: linewise readlines long.txt 2 2]\\n`);
+    expect(esc(cut.stdout)).toBe(`2[cut]\\t${'x'.repeat(18)}\\n\\n[Read 1 line (lines 2-2). Line 2 was cut at 18 of 201 bytes; go on inside it with: linewise readlines long.txt 2 --max-bytes 20 --from-byte 18; or read it whole with: linewise readlines long.txt 2 2]\\n`);
   });
 
   it('page --last N ends at the last line: the rows that fit, and what the cap dropped at the top', () => {

@@ -28,7 +28,9 @@ function transcriptOf(command: string, cwd: string): string {
   if (words.at(-2) === '>') redirect = words.splice(-2)[1];
   const isJs = BIN.endsWith('.js');
   const args = words.slice(1);
-  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { cwd, env: { ...process.env, NO_COLOR: '1' } });
+  // the guard trailer's default, as a user has it (the test run turns it off: vitest.config.ts)
+  const { LINEWISE_GUARD: _off, ...env } = process.env;
+  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { cwd, env: { ...env, NO_COLOR: '1' } });
   if (redirect !== undefined) writeFileSync(`${cwd}/${redirect}`, r.stdout);
   return `$ ${command}\n${redirect === undefined ? r.stdout.toString() : ''}${r.stderr.toString()}${r.status === 0 ? '' : `[exit ${r.status}]\n`}`;
 }

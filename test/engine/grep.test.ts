@@ -182,7 +182,7 @@ describe('grep', () => {
     expect(next.cutOff?.after).toBe('a.txt:4');
     const cut = await grep('hit', [], { cwd: dir, after: 'a.txt:4', maxBytes: 40 });
     expect(cut.lines.map((l) => [l.path, l.line, l.cut, l.bytes.length])).toEqual([['b.txt', 1, true, 40 - 'b.txt\t1[cut]\t\n'.length]]);
-    expect(cut.cutOff).toEqual({ rows: 1, shown: 1, total: 1, files: 1, totalFiles: 1, after: 'b.txt:1', cut: { path: 'b.txt', line: 1, shown: 26, length: 105 } });
+    expect(cut.cutOff).toEqual({ rows: 1, shown: 1, total: 1, files: 1, totalFiles: 1, after: 'b.txt:1@26', cut: { path: 'b.txt', line: 1, shown: 26, length: 105 } });
     expect((await grep('^hit 2$', [], { cwd: dir, lineRegexp: true })).lines.map((l) => l.line)).toEqual([2]);
   });
 

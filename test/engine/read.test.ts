@@ -127,7 +127,7 @@ describe('page', () => {
     expect(page(many, { limit: 2, countBytes: 1000 })).toMatchObject({ total: undefined, nextOffset: 2 });
     const wide = tmp.file('wide.txt', `${'y'.repeat(100)}\nz\n`);
     const p = page(wide, { maxBytes: 20 });
-    expect(p.cut).toEqual({ line: 1, shown: 18, length: 101 });
+    expect(p.cut).toEqual({ line: 1, shown: 18, length: 101, from: 0 });
     expect(p.lines).toEqual([{ path: wide, line: 1, bytes: Buffer.from('y'.repeat(18)), text: 'y'.repeat(18), terminator: '', cut: true }]);
     expect(p.nextOffset).toBe(1);
   });

@@ -2,7 +2,8 @@
 // quotes, backslashes, leading dashes and U+FEFF, digits, bytes that are not UTF-8, what a
 // decoration looks like) and random
 // contents, `grep | replace --rows -` is the identity, and an edited row edits its own line only;
-// in text rows and under -0, with and without anchors.
+// in text rows and under -0, with and without anchors and the guard trailer; and with the
+// trailer, a row left as read never reverts a line changed since, and an edited one is refused.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -51,8 +52,9 @@ function makeTree(specs: Spec[]): string {
   return dir;
 }
 
-const modes = fc.record({ nul: fc.boolean(), anchor: fc.boolean() });
-const flags = (m: { nul: boolean; anchor: boolean }) => [...(m.nul ? ['-0'] : []), ...(m.anchor ? ['--anchor'] : [])];
+const modes = fc.record({ nul: fc.boolean(), anchor: fc.boolean(), guard: fc.constantFrom('always', 'never') });
+/** `--guard always`: the rows end with their guard trailer (core/row-guard.ts), as in any pipe by default */
+const flags = (m: { nul: boolean; anchor: boolean; guard?: string }) => [...(m.nul ? ['-0'] : []), ...(m.anchor ? ['--anchor'] : []), ...(m.guard ? ['--guard', m.guard] : [])];
 
 describe('properties of rows over hostile file names', () => {
   it('grep | replace --rows - is the identity: no byte, no name changed, no file rewritten', async () => {
@@ -106,6 +108,40 @@ describe('properties of rows over hostile file names', () => {
         const end = want[k - 1]!.subarray(want[k - 1]!.length - (want[k - 1]!.at(-1) !== 10 ? 0 : want[k - 1]!.at(-2) === 13 ? 2 : 1));
         want[k - 1] = Buffer.concat([Buffer.from(`@E@${newText}`, 'latin1'), end]);
         expect(lines.map(esc)).toEqual(want.map(esc));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('with the guard trailer, rows left as read never revert a line changed since; an edited row whose line changed is refused (3), nothing written', async () => {
+    await fc.assert(
+      fc.asyncProperty(files, fc.boolean(), fc.nat(), fc.nat(), fc.nat(), fc.nat(), async (specs, nul, fi, li, oi, ol) => {
+        const dir = makeTree(specs);
+        const i = fi % specs.length;
+        const k = (li % specs[i]!.lines.length) + 1;
+        const g = await run(['grep', '-H', ...flags({ nul, anchor: false, guard: 'always' }), ''], { cwd: dir });
+        expect(g.status).toBe(0);
+        // someone else changes line ok of file oi after the read: "@oi.ok@" becomes "@X@"
+        const o = oi % specs.length;
+        const ok = (ol % specs[o]!.lines.length) + 1;
+        const other = pathToBytes(path.join(dir, specs[o]!.name));
+        const changedByOther = Buffer.from(fs.readFileSync(other).toString('latin1').replace(`@${o}.${ok}@`, '@X@'), 'latin1');
+        fs.writeFileSync(other, changedByOther);
+        const before = tree(dir);
+        // the user edits row k of file i only: its token becomes "@E@"
+        const token = Buffer.from(`@${i}.${k}@`);
+        const at = g.stdout.indexOf(token);
+        const edited = Buffer.concat([g.stdout.subarray(0, at), Buffer.from('@E@'), g.stdout.subarray(at + token.length)]);
+        const r = await run(['replace', '--rows', '-', '-a', ...(nul ? ['-0'] : [])], { cwd: dir, stdin: edited });
+        if (o === i && ok === k) {
+          expect(r.status).toBe(3);
+          expect(tree(dir)).toEqual(before);
+          return;
+        }
+        expect([r.status, r.stderr]).toEqual([0, '']);
+        const want = Buffer.from((o === i ? changedByOther : contentOf(specs[i]!, i)).toString('latin1').replace(`@${i}.${k}@`, '@E@'), 'latin1');
+        expect(esc(fs.readFileSync(pathToBytes(path.join(dir, specs[i]!.name))))).toBe(esc(want));
+        if (o !== i) expect(esc(fs.readFileSync(other))).toBe(esc(changedByOther));
       }),
       { numRuns: 60 },
     );
