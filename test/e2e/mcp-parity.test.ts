@@ -250,7 +250,7 @@ describe('arguments and errors in the tool\'s words', () => {
       ['page', { path: 'w.txt', last: 1, offset: 1 }, 'linewise: give last or offset, not both'],
       ['grep', { pattern: 'x', max_rows: 0 }, 'linewise: max_rows must be at least 1, not 0'],
       ['grep', { pattern: 'x', max_rows: 'many' }, 'linewise: max_rows must be a whole number from 1, not "many"'],
-      ['grep', { pattern: 'x', after: 'nocolon' }, 'linewise: after takes PATH:LINE or PATH:end, as a footer prints it, not "nocolon"'],
+      ['grep', { pattern: 'x', after: 'nocolon' }, 'linewise: after takes PATH:LINE, PATH:LINE@BYTE or PATH:end, as a footer prints it, not "nocolon"'],
       ['grep', { pattern: 'x', replace: 'a\nb' }, 'linewise: replace TEXT must not hold a line break: a row holds one line; to add lines, use replace_lines'],
       ['page', { path: 'w.txt', offset: 5 }, 'linewise: w.txt: offset 5 is at or past the end: the file has 2 lines (an offset is the number of lines skipped: offset: 1 shows the last line)'],
       ['read_lines', { path: 'w.txt', start: 1, encoding: 'nope' }, "linewise: unknown encoding 'nope'; encoding takes names such as latin1, windows-1252, shift_jis, utf-16le"],
