@@ -44,7 +44,9 @@ function toCrlf(dir: string, keep: ReadonlySet<string> = new Set(), rel = ''): v
 }
 
 function linewise(args: string[], input: Buffer): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { input, maxBuffer: 1 << 28 });
+  // the bundle runs under this Node; the standalone binary (LINEWISE_BIN) runs alone
+  const isJs = BIN.endsWith('.js');
+  const r = spawnSync(isJs ? process.execPath : BIN, isJs ? [BIN, ...args] : args, { input, maxBuffer: 1 << 28 });
   return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
