@@ -1,13 +1,14 @@
 // `--relocate`: when the lines a caller read moved as one unchanged block (an insert or a
 // formatter above them), the stale edit is moved with them, if the block is found exactly once.
 
-import type { Expectation } from '../core/edit-plan.js';
+import { appliedLines } from '../core/applied.js';
+import { type Expectation, planEdits } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
 import { BlockLocator } from '../core/block-offsets.js';
 import type { InputSource } from '../io/input.js';
 import { lineHash } from '../io/line-hash.js';
 import { openText, type TextOptions } from '../io/text.js';
-import { expectedLines, type FilePlan } from './plans.js';
+import { expectations, expectedLines, type FilePlan } from './plans.js';
 import { StaleEditError } from './stale.js';
 
 /** A block of expected lines found elsewhere: lines `from` (first..last) are now at `to`. */
@@ -65,19 +66,42 @@ function outside(plan: FilePlan, expected: readonly Expectation[]): string | und
   return undefined;
 }
 
-/** The one offset at which the plan's expected lines all hold, or why there is none. */
+/**
+ * The lines as they stand once the plan's edits are made (core/applied.ts), as expectations, or
+ * undefined when they cannot tell (an edit that only deletes): found as one block elsewhere, they
+ * say the edit was made there already (the same --relocate call run twice).
+ */
+function appliedBlock(plan: FilePlan): Expectation[] | undefined {
+  const want = appliedLines(plan.rows ? plan.rows.edits() : planEdits(plan.edits), expectations(plan, false));
+  if (want === undefined) return undefined;
+  const out: Expectation[] = [];
+  for (const [line, bytes] of want) out.push({ line, bytes, origin: 'applied' });
+  return out.length > 0 ? out : undefined;
+}
+
+/**
+ * The one offset at which the plan's expected lines all hold, or why there is none. When they hold
+ * nowhere but the lines the edits would leave hold at exactly one offset, that offset: the edits,
+ * moved there, are found already made (and nothing is written).
+ */
 function where(plan: FilePlan, expected: readonly Expectation[], source: InputSource, textOptions: TextOptions): number | string {
   const locator = new BlockLocator(expected, lineHash);
+  const applied = appliedBlock(plan);
+  const done = applied && new BlockLocator(applied, lineHash);
+  const maxLine = Math.max(locator.maxLine, done?.maxLine ?? 0);
   const t = openText(plan.target.real, source, textOptions);
   try {
     let n = 0;
     let parts: Buffer[] = [];
     let size = 0;
     t.scanner.scan((buf, start, end, ends) => {
-      if (size <= locator.maxLine) parts.push(Buffer.from(buf.subarray(start, end)));
+      if (size <= maxLine) parts.push(Buffer.from(buf.subarray(start, end)));
       size += end - start;
       if (!ends) return;
-      locator.line(++n, size <= locator.maxLine ? Buffer.concat(parts) : undefined);
+      const line = size <= maxLine ? Buffer.concat(parts) : undefined;
+      ++n;
+      locator.line(n, line !== undefined && line.length <= locator.maxLine ? line : undefined);
+      done?.line(n, line);
       parts = [];
       size = 0;
     });
@@ -87,6 +111,13 @@ function where(plan: FilePlan, expected: readonly Expectation[], source: InputSo
     t.input.close();
   }
   const found = locator.offsets;
+  if (found.length === 0 && done?.offsets.length === 1) return done.offsets[0]!;
+  // both there: the edit may be made already, and moving it to the lines read would make it twice
+  if (found.length > 0 && done !== undefined && done.offsets.length > 0) {
+    const [lo] = span(expected);
+    const [doneLo] = span(applied!);
+    return `the lines read stand at line ${found.map((d) => lo + d).join(', ')} and the lines the edit leaves at line ${done.offsets.map((d) => doneLo + d).join(', ')}, so it may be made already`;
+  }
   if (found.length === 0) return 'the lines read are nowhere in the file unchanged, as one block';
   if (found.length > 1) {
     const [lo, hi] = span(expected);

@@ -69,6 +69,28 @@ describe('--relocate moves an edit only within the lines it verified', () => {
     expect(r.status).toBe(0);
     expect(bytes('r1')).toBe(esc(`new\n${lines(1, 6)}after six\n${lines(7, 10)}`));
   });
+
+  it('run twice, a relocated edit is found made already (exit 0, nothing written); with the lines read still there too, refused (3)', async () => {
+    t.file('r1', lines(1, 6));
+    t.file('before', (await run(['readlines', 'r1', '2', '3', '--guard', 'never'], { cwd: t.dir })).stdout);
+    t.file('r1', `a\nb\n${lines(1, 6)}`);
+    const args = ['replace', 'r1', '3', '--text', 'X\n', '--expect', 'before', '--relocate'];
+    expect((await run(args, { cwd: t.dir })).status).toBe(0);
+    const done = bytes('r1');
+    expect(done).toBe(esc(`a\nb\nline 1\nline 2\nX\nline 4\nline 5\nline 6\n`));
+    const ino = fs.statSync(path.join(t.dir, 'r1')).ino;
+    const again = await run(args, { cwd: t.dir });
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain('r1: already applied: the lines already hold the new text; nothing was written\n');
+    expect([bytes('r1'), fs.statSync(path.join(t.dir, 'r1')).ino]).toEqual([done, ino]);
+    // the lines read stand again further down as well: where the edit belongs cannot be told
+    t.file('r1', `${fs.readFileSync(path.join(t.dir, 'r1'), 'latin1')}line 2\nline 3\n`);
+    const both = bytes('r1');
+    const r = await run(args, { cwd: t.dir });
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/--relocate: the lines read stand at line 9 and the lines the edit leaves at line 4, so it may be made already\)\n$/);
+    expect(bytes('r1')).toBe(both);
+  });
 });
 
 describe('a content edit changes no byte outside its old text, and writes its new text as given', () => {
