@@ -4,6 +4,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { appliedLines } from '../core/applied.js';
 import { type Edit, type Expectation, planEdits, rowEdit, type Sorted } from '../core/edit-plan.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
@@ -49,6 +50,15 @@ export function expectations(plan: FilePlan, fixed = true): Sorted<Expectation>[
   if (plan.expect) out.push(plan.expect.expectations());
   if (fixed && plan.fixed) out.push([...plan.fixed.expect].sort((a, b) => a.line - b.line));
   return out;
+}
+
+/**
+ * The lines the file would hold once the plan's edits were made, with the lines it guards where
+ * they would have moved (core/applied.ts): how a rerun tells an edit already made. Undefined when
+ * that cannot tell (an edit that only deletes).
+ */
+export function appliedOf(plan: FilePlan): Iterable<[number, Buffer]> | undefined {
+  return appliedLines(plan.rows ? plan.rows.edits() : planEdits(plan.edits), expectations(plan, false));
 }
 
 /** Every expectation of a plan but the lines found, as objects (--relocate, which moves them). */

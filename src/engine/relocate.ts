@@ -1,14 +1,13 @@
 // `--relocate`: when the lines a caller read moved as one unchanged block (an insert or a
 // formatter above them), the stale edit is moved with them, if the block is found exactly once.
 
-import { appliedLines } from '../core/applied.js';
-import { type Expectation, planEdits } from '../core/edit-plan.js';
+import type { Expectation } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
 import { BlockLocator } from '../core/block-offsets.js';
 import type { InputSource } from '../io/input.js';
 import { lineHash } from '../io/line-hash.js';
 import { openText, type TextOptions } from '../io/text.js';
-import { expectations, expectedLines, type FilePlan } from './plans.js';
+import { appliedOf, expectedLines, type FilePlan } from './plans.js';
 import { StaleEditError } from './stale.js';
 
 /** A block of expected lines found elsewhere: lines `from` (first..last) are now at `to`. */
@@ -72,7 +71,7 @@ function outside(plan: FilePlan, expected: readonly Expectation[]): string | und
  * say the edit was made there already (the same --relocate call run twice).
  */
 function appliedBlock(plan: FilePlan): Expectation[] | undefined {
-  const want = appliedLines(plan.rows ? plan.rows.edits() : planEdits(plan.edits), expectations(plan, false));
+  const want = appliedOf(plan);
   if (want === undefined) return undefined;
   const out: Expectation[] = [];
   for (const [line, bytes] of want) out.push({ line, bytes, origin: 'applied' });

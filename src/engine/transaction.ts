@@ -5,8 +5,7 @@ import { type Terminator, terminatorOf } from '../core/terminators.js';
 import type { EolMode } from '../core/eol.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import { Patcher, type PatchResult } from '../core/patcher.js';
-import { appliedLines } from '../core/applied.js';
-import { planEdits, sameLine } from '../core/edit-plan.js';
+import { sameLine } from '../core/edit-plan.js';
 import { MAX_LINE_BYTES } from '../core/limits.js';
 import { LineGatherer } from '../core/pieces.js';
 import { checkpoint, Interrupted, YIELD_BYTES } from '../io/checkpoint.js';
@@ -20,7 +19,7 @@ import { openText, type OpenedText, type TextOptions } from '../io/text.js';
 import { decodingProblem, intoAsciiProblem, narrowRowProblem } from './decoding.js';
 import { unsafeMessage } from '../core/encoding-safe.js';
 import { ENCODING_ADVICE } from './locate-text.js';
-import { expectations, type FilePlan, plannedEdits } from './plans.js';
+import { appliedOf, expectations, type FilePlan, plannedEdits } from './plans.js';
 import { staleEditError } from './stale.js';
 
 /** How a transaction reads and writes. */
@@ -215,7 +214,7 @@ function open(plan: FilePlan, source: InputSource, textOptions: TextOptions): Op
  * terminators, as the guard compares). Read in one bounded pass, line by line.
  */
 function alreadyApplied(plan: FilePlan, o: TransactionOptions): boolean {
-  const want = appliedLines(plan.rows ? plan.rows.edits() : planEdits(plan.edits), expectations(plan, false));
+  const want = appliedOf(plan);
   if (want === undefined) return false;
   const lines = want[Symbol.iterator]();
   let w = lines.next();
