@@ -54,6 +54,11 @@ export function styleBreaks(text: Buffer, mode: EolMode, endings: readonly Termi
   return Buffer.concat(parts);
 }
 
+/** A file's most frequent line ending, from its counts (`none` when it has neither): what new lines take where nothing nearer says. */
+export function dominantEnding(crlf: number, lf: number, none: Terminator = '\n'): Terminator {
+  return crlf > lf ? '\r\n' : lf > 0 ? '\n' : none;
+}
+
 /**
  * `auto` for new line `j` of a replacement: the ending of old line `j` while there is one; past
  * the old lines, the last old line's ending; for a last old line without one, its neighbours'.

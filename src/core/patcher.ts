@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { type Edit, type Expectation, expectationHolds, isInsert, planEdits, type Sorted } from './edit-plan.js';
 import { type EditResult, EditResults } from './edit-results.js';
 import { unsafeLineChange } from './encoding-safe.js';
-import { type EolMode, type ReplacedEndings, renderLine, replacementEnding } from './eol.js';
+import { dominantEnding, type EolMode, type ReplacedEndings, renderLine, replacementEnding } from './eol.js';
 import { LinewiseError } from './errors.js';
 import { ExpectStream } from './expect-stream.js';
 import { MAX_LINE_BYTES } from './limits.js';
@@ -368,7 +368,7 @@ export class Patcher {
 
   /** The file's most common terminator so far ("\n" on a tie or when it has none). */
   private dominant(): Terminator {
-    return this.crlf > this.lf ? '\r\n' : '\n';
+    return dominantEnding(this.crlf, this.lf);
   }
 
   private nearEdit(n: number): boolean {

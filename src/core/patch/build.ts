@@ -5,6 +5,7 @@
 import type { Terminator } from '../terminators.js';
 import { TERMINATOR_BYTES, terminatorOf } from '../terminators.js';
 import type { Hunk } from './types.js';
+import { dominantEnding } from '../eol.js';
 
 /** A hunk to apply at `at` (the index of the first old line it covers). */
 export interface Applied {
@@ -29,8 +30,8 @@ export interface Built {
   linesAfter: number;
 }
 
-/** The style new lines take where nothing nearer says: the file's most frequent terminator (LF if none). */
-export function dominantEnding(raw: readonly Buffer[], fallback: Terminator = '\n'): Terminator {
+/** The style new lines take where nothing nearer says: the file's most frequent terminator (`fallback` if none). */
+function fileEnding(raw: readonly Buffer[], fallback: Terminator): Terminator {
   let crlf = 0;
   let lf = 0;
   for (const l of raw) {
@@ -38,7 +39,7 @@ export function dominantEnding(raw: readonly Buffer[], fallback: Terminator = '\
     if (t === '\r\n') crlf++;
     else if (t === '\n') lf++;
   }
-  return crlf > lf ? '\r\n' : lf > 0 ? '\n' : fallback;
+  return dominantEnding(crlf, lf, fallback);
 }
 
 /**
@@ -49,7 +50,7 @@ export function buildContent(raw: readonly Buffer[], hunks: readonly Applied[]):
   const pieces: Buffer[] = [];
   const landed: Landed[] = [];
   // an empty file has no style of its own: the patch's lines give it
-  const dominant = dominantEnding(raw, hunks.some((h) => h.hunk.lines.some((l) => l.op === '+' && l.crlf)) ? '\r\n' : '\n');
+  const dominant = fileEnding(raw, hunks.some((h) => h.hunk.lines.some((l) => l.op === '+' && l.crlf)) ? '\r\n' : '\n');
   const n = raw.length;
   const lastEnding = n === 0 ? '\n' : terminatorOf(raw[n - 1]!);
   let written = 0; // lines written so far
