@@ -26,6 +26,11 @@ export interface PatchRoot {
   dir: string;
   /** the caller's confinement (a server's roots), on top of the directory's own */
   confine?: Confinement;
+  /**
+   * real paths of the directories met so far: a patch of 500 files in 20 directories resolves
+   * 20, not 1,000 (each a readlink per component)
+   */
+  realDirs?: Map<string, string>;
 }
 
 function unsafe(given: string, why: string): LinewiseError {
@@ -53,8 +58,9 @@ export function safePath(root: PatchRoot, given: string): SafePath {
   let real: string | undefined;
   for (;;) {
     try {
-      fs.lstatSync(fsPath(existing));
-      real = realPath(existing);
+      const st = fs.lstatSync(fsPath(existing));
+      // a file that is not a link is where its directory really is
+      real = st.isSymbolicLink() || existing === root.dir ? realPath(existing) : path.join(realDir(root, path.dirname(existing)), path.basename(existing));
       break;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -69,8 +75,17 @@ export function safePath(root: PatchRoot, given: string): SafePath {
   const resolved = rest.length === 0 ? real : path.join(real, ...rest);
   if (!inside(root.dir, resolved)) throw unsafe(given, `it leads outside the directory (to ${quotePath(resolved)}), through a symbolic link`);
   if (root.confine !== undefined && !root.confine.allows(resolved)) throw root.confine.refuse(given, resolved);
-  const name = rest.length === 0 && abs !== root.dir ? path.join(realPath(path.dirname(abs)), path.basename(abs)) : resolved;
+  const name = rest.length === 0 && abs !== root.dir ? path.join(realDir(root, path.dirname(abs)), path.basename(abs)) : resolved;
   return { given, real: resolved, name, exists: rest.length === 0 };
+}
+
+function realDir(root: PatchRoot, dir: string): string {
+  let real = root.realDirs?.get(dir);
+  if (real === undefined) {
+    real = realPath(dir);
+    (root.realDirs ??= new Map()).set(dir, real);
+  }
+  return real;
 }
 
 function isLink(p: string): boolean {

@@ -4,17 +4,18 @@
 
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
-import { chunkedReader, splitLines } from '../core/lines.js';
+import { chunkedReader } from '../core/lines.js';
+import { FileLines } from '../core/patch/file-lines.js';
 import { fsPath } from '../core/path-names.js';
 import { looksBinary, SNIFF_BYTES } from '../core/sniff.js';
 import type { Codec } from '../io/encodings/codec.js';
 import { chooseDecoding } from '../io/encodings/decoding.js';
-import { fileError } from '../io/input.js';
+import { fileError, OPEN_NOW } from '../io/input.js';
 
 /** A file as the locator sees it, and how to write it back. */
 export interface ReadFile {
   /** its lines (after the mark; decoded to UTF-8 with a codec), terminators included */
-  lines: Buffer[];
+  file: FileLines;
   /** the mark it starts with (written back first) */
   bom: Buffer;
   codec: Codec | undefined;
@@ -26,12 +27,18 @@ export interface ReadFile {
 export function readForPatch(real: string, given: string, encoding: string | undefined): ReadFile {
   let bytes: Buffer;
   let stat: fs.BigIntStats;
+  let fd: number | undefined;
   try {
-    stat = fs.statSync(fsPath(real), { bigint: true });
+    // Without waiting (a named pipe swapped in is refused by its stat, never read), and the stat
+    // of the very file read: what is compared before it is replaced.
+    fd = fs.openSync(fsPath(real), OPEN_NOW);
+    stat = fs.fstatSync(fd, { bigint: true });
     if (!stat.isFile()) throw new LinewiseError('not-a-file', 'is not a regular file; a patch changes regular files only', given);
-    bytes = fs.readFileSync(fsPath(real));
+    bytes = readWhole(fd, Number(stat.size));
   } catch (e) {
     throw e instanceof LinewiseError ? e : fileError(e, given);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
   let decoding;
   try {
@@ -54,7 +61,22 @@ export function readForPatch(real: string, given: string, encoding: string | und
   } else if (looksBinary(text.subarray(0, SNIFF_BYTES))) {
     throw new LinewiseError('binary', 'is a binary file (it holds NUL bytes): a patch of lines cannot change it; nothing was written', given);
   }
-  return { lines: splitLines(text), bom: Buffer.from(bom), codec, stat };
+  return { file: new FileLines(text), bom: Buffer.from(bom), codec, stat };
+}
+
+/**
+ * The `size` bytes of an open file its stat counted (fewer if it shrinks meanwhile; if it
+ * changes at all, the check before the rename sees its new stat and refuses).
+ */
+function readWhole(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let n = 0;
+  while (n < size) {
+    const got = fs.readSync(fd, buf, n, size - n, null);
+    if (got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
 }
 
 /** The bytes to write: the mark, then the content (encoded back with a codec). */

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { Exit, LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
-import { FileLines, keyOf, locateHunks, type Placement } from '../core/patch/locate.js';
+import { FileLines, keyOf } from '../core/patch/file-lines.js';
+import { locateHunks, type Placement } from '../core/patch/locate.js';
 import { type FilePatch, type Hunk, parsePatch } from '../core/patch/parse.js';
 import { sideOf } from '../core/patch/types.js';
 import { fsPath, quotePath } from '../core/path-names.js';
@@ -17,7 +18,7 @@ import { RECEIPT_CONTEXT, type ReceiptEdit, type Shift } from '../core/receipt-r
 import { checkpoint } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
 import type { Confinement } from '../io/confine.js';
-import { type EditTarget, pinTarget, resolveTarget, sameFile, targetPath, unpinTarget } from '../io/edit-target.js';
+import { type EditTarget, examineTarget, pinTarget, sameFile, targetPath, unpinTarget } from '../io/edit-target.js';
 import { lock, unlock } from '../io/lock.js';
 import { taken, writeNewFile } from '../io/new-file.js';
 import { realPath } from '../io/real-path.js';
@@ -139,7 +140,7 @@ interface FileWork {
   report: PatchedFile;
   /** the changed file's temporary file */
   temp?: TempFile;
-  /** its flush to disk, under way */
+  /** its creation, write and flush to disk, under way */
   sealing?: Promise<void>;
   target?: EditTarget;
   /** a file to create, its bytes and mode */
@@ -300,23 +301,23 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   if (p.exists) {
     // already there with this very content: applied before
     const r = readForPatch(p.real, p.given, o.encoding);
-    if (sameLines(r.lines, content)) return { fp, report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    if (sameLines(r.file, content)) return { fp, report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
     return fail(failures, p.given, fp.hunks[0] ?? { header: 'new file', patchLine: fp.patchLine }, 'the patch creates it, but a different file is there already');
   }
   const bytes = o.encoding === undefined ? content : bytesToWrite({ bom: Buffer.alloc(0), codec: codecFor(o.encoding) }, content);
-  const rep = report(fp, p.given, 'applied', true, { linesAfter: lines, hunks, ...(o.dryRun ? { diff: fileDiff(null, p.given, [], content) } : {}) });
+  const rep = report(fp, p.given, 'applied', true, { linesAfter: lines, hunks, ...(o.dryRun ? { diff: diffOf(null, p.given, Buffer.alloc(0), content) } : {}) });
   return { fp, report: rep, create: { real: p.real, given: p.given, bytes, ...(fp.newMode !== undefined ? { mode: fp.newMode } : {}) } };
 }
 
 function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
   if (!p.exists) return { fp, report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
-  const target: EditTarget = { ...resolveTarget(path.basename(p.real), path.dirname(p.real)), given: p.given };
+  const target = examineTarget(p.given, p.real);
   pin(target, o);
   const r = readForPatch(targetPath(target), p.given, o.encoding);
   // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
   if (fp.hunks.length > 0) {
     const want = fp.hunks.flatMap((h) => sideOf(h, 'old').map((l) => keyOf(l.body)));
-    const have = new FileLines(r.lines);
+    const have = r.file;
     const same = have.length === want.length && want.every((k, i) => have.key(i, o.ignoreWhitespace) === k || have.key(i, true) === k);
     if (!same) {
       unpinTarget(target);
@@ -324,9 +325,9 @@ function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
     }
   }
   const rep = report(fp, p.given, 'applied', true, {
-    linesBefore: r.lines.length,
-    hunks: fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 1, oldLines: r.lines.length, newStart: 0, newLines: 0 })),
-    ...(o.dryRun ? { diff: fileDiff(p.given, null, r.lines, Buffer.alloc(0)) } : {}),
+    linesBefore: r.file.length,
+    hunks: fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 1, oldLines: r.file.length, newStart: 0, newLines: 0 })),
+    ...(o.dryRun ? { diff: diffOf(p.given, null, r.file.text, Buffer.alloc(0)) } : {}),
   });
   return { fp, report: rep, target, remove: { real: target.real, name: p.name, given: p.given, stat: r.stat, target } };
 }
@@ -341,8 +342,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     if (fp.maybeDelete) return planDelete({ ...fp, action: 'delete' }, at, o, failures);
     return fail(failures, at.given, fp.hunks[0] ?? { header: 'file', patchLine: fp.patchLine }, 'no such file to patch');
   }
-  const target = resolveTarget(path.basename(at.real), path.dirname(at.real));
-  const t: EditTarget = { ...target, given: at.given };
+  const t = examineTarget(at.given, at.real);
   pin(t, o);
   const r = readForPatch(targetPath(t), at.given, o.encoding);
   const result = patchLines(fp, at.given, r, o, failures);
@@ -354,28 +354,25 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   let mode: number | undefined;
   if (fp.newMode !== undefined && (Number(r.stat.mode) & 0o111) !== (fp.newMode & 0o111)) mode = (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111);
   if (fp.maybeDelete && changed && content.length === 0) {
-    return { fp, target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.lines.length, hunks, ...(o.dryRun ? { diff: fileDiff(at.given, null, r.lines, content) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
+    return { fp, target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.file.length, hunks, ...(o.dryRun ? { diff: diffOf(at.given, null, r.file.text, content) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
   }
   const rep = report(fp, at.given, changed || mode !== undefined ? 'applied' : 'already', changed || mode !== undefined, {
-    linesBefore: r.lines.length,
+    linesBefore: r.file.length,
     linesAfter,
     hunks,
-    ...(o.dryRun && changed ? { diff: fileDiff(at.given, at.given, r.lines, content) } : {}),
+    ...(o.dryRun && changed ? { diff: diffOf(at.given, at.given, r.file.text, content) } : {}),
     ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks) } : {}),
   });
   const w: FileWork = { fp, report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
   // once a hunk failed nothing will be written: no more temporary files are made
   if (changed && o.writing && failures.length === 0) {
-    const temp = TempFile.create(t, o.writeFn);
-    w.temp = temp;
-    try {
-      temp.write(bytesToWrite(r, content));
-    } catch (e) {
-      temp.discard();
-      throw e;
-    }
-    // flushed to disk while the next files are planned (applyPatch waits for it)
-    w.sealing = temp.sealAsync();
+    // created, written and flushed to disk while the next files are planned (applyPatch waits for it)
+    const bytes = bytesToWrite(r, content);
+    w.sealing = TempFile.createAsync(t, o.writeFn).then((temp) => {
+      w.temp = temp;
+      temp.write(bytes);
+      return temp.sealAsync();
+    });
     w.sealing.catch(() => {}); // awaited later; never an unhandled rejection meanwhile
   }
   return w;
@@ -390,11 +387,10 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     const r = readForPatch(to.real, to.given, o.encoding);
     const result = patchLines(fp, to.given, r, o, []);
     if (result === undefined || result.changed) return fail(failures, to.given, first, `the patch renames ${quotePath(from.given)} to it, but ${quotePath(from.given)} is gone and it is not the renamed file`);
-    return { fp, report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.lines.length, linesAfter: r.lines.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    return { fp, report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.file.length, linesAfter: r.file.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
   }
   if (to.exists) return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
-  const target = resolveTarget(path.basename(from.real), path.dirname(from.real));
-  const t: EditTarget = { ...target, given: from.given };
+  const t = examineTarget(from.given, from.real);
   pin(t, o);
   const r = readForPatch(targetPath(t), from.given, o.encoding);
   const result = patchLines(fp, from.given, r, o, failures);
@@ -405,10 +401,10 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
   const mode = fp.newMode !== undefined ? (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111) : Number(r.stat.mode) & 0o7777;
   const rep = report(fp, to.given, 'applied', true, {
     from: from.given,
-    linesBefore: r.lines.length,
+    linesBefore: r.file.length,
     linesAfter: result.linesAfter,
     hunks: result.hunks,
-    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? fileDiff(from.given, to.given, r.lines, result.content) : Buffer.alloc(0)]) } : {}),
+    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? diffOf(from.given, to.given, r.file.text, result.content) : Buffer.alloc(0)]) } : {}),
   });
   return {
     fp,
@@ -421,7 +417,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
 
 /** A file's lines patched: every hunk located, the new content built; undefined when a hunk failed (recorded). */
 function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, failures: HunkFailure[]): { content: Buffer; hunks: HunkResult[]; linesAfter: number; changed: boolean } | undefined {
-  const file = new FileLines(r.lines);
+  const file = r.file;
   const placed: Placement[] = locateHunks(file, fp.hunks, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
   let ok = true;
   placed.forEach((p, k) => {
@@ -435,7 +431,7 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
   placed.forEach((p, k) => {
     if (p.status === 'apply') applied.push({ hunk: fp.hunks[k]!, at: p.at, length: p.length });
   });
-  const built = buildContent(r.lines, applied);
+  const built = buildContent(r.file, applied);
   const content = Buffer.concat(built.pieces);
   let landedAt = 0;
   const hunks = placed.map((p, k) => {
@@ -443,7 +439,7 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
     if (p.status === 'already') return hunkResult(fp.hunks[k]!, 'already', p.offset, p.whitespace, { oldStart: p.at + 1, oldLines: p.length, newStart: p.at + 1, newLines: p.length });
     return hunkResult(fp.hunks[k]!, 'applied', p.offset, p.whitespace, built.landed[landedAt++]!);
   });
-  const changed = !sameContent(r.lines, content);
+  const changed = !r.file.text.equals(content);
   return { content, hunks, linesAfter: built.linesAfter, changed };
 }
 
@@ -451,30 +447,14 @@ function hunkResult(h: Hunk, status: HunkResult['status'], offset: number, white
   return { header: h.header, patchLine: h.patchLine, status, offset, whitespace, oldStart: l.oldStart, oldLines: l.oldLines, newStart: l.newStart, newLines: l.newLines };
 }
 
-function sameContent(lines: readonly Buffer[], content: Buffer): boolean {
-  let at = 0;
-  for (const l of lines) {
-    if (at + l.length > content.length || !content.subarray(at, at + l.length).equals(l)) return false;
-    at += l.length;
-  }
-  return at === content.length;
-}
-
 /** A file's lines hold the content, terminators aside (a creation found done). */
-function sameLines(lines: readonly Buffer[], content: Buffer): boolean {
-  const want = splitLines(content);
-  const a = new FileLines([...lines]);
-  const b = new FileLines(want);
+function sameLines(a: FileLines, content: Buffer): boolean {
+  const b = new FileLines(content);
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a.key(i, false) !== b.key(i, false)) return false;
   return true;
 }
 
-
-/** A unified diff of one file, old and new named as git names them (null: /dev/null). */
-function fileDiff(oldName: string | null, newName: string | null, oldLines: readonly Buffer[], content: Buffer): Buffer {
-  return diffOf(oldName, newName, Buffer.concat(oldLines as Buffer[]), content);
-}
 
 /** The receipt of a patched file: each applied hunk's new lines with 2 lines of context, and the shifts. */
 function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[]): FileReceipt {

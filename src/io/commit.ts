@@ -5,7 +5,7 @@
 // What a crash of the machine in the middle can leave (docs/HARDENING.md, "Batches"): each
 // target is whole, either as it was or as edited (a rename is atomic); beside them, temporary
 // files `.NAME.linewise-*.tmp`, originals kept for the undo `.NAME.linewise-*.orig` (hard links
-// to the files as they were), and lock directories `.NAME.linewise.lock` whose holder is gone.
+// to the files as they were), and lock directories `.linewise.lock` whose holder is gone.
 // Running the same command again finishes the batch: the files already edited are "already
 // applied" (or unchanged rows), the others are written, and the locks are taken over (a file
 // whose kept original is still linked to it, a crash between the two steps, is named to remove).
@@ -18,7 +18,7 @@ import { fileError } from './input.js';
 import { type HeldLock, lock, unlock } from './lock.js';
 import { shownBeside, targetDir, targetPath } from './edit-target.js';
 import { checkReplaceable, mountPoints } from './replaceable.js';
-import { besideName, syncDir, type TempFile, unlinkQuietly } from './temp-file.js';
+import { besideName, syncDir, syncDirs, type TempFile, unlinkQuietly } from './temp-file.js';
 
 /** For tests only: called before each rename, so a test can make one fail as a busy mount would. */
 export const commitTestHooks: { beforeRename?: (target: string) => void } = {};
@@ -31,31 +31,42 @@ interface Renamed {
 }
 
 /**
- * Commits several sealed files: all are locked (sorted, so two calls cannot deadlock), checked
- * unchanged (else exit 3) and replaceable (else exit 2), then renamed one after another. A
- * rename that still fails puts back the files renamed before it, and nothing is written.
+ * Commits several sealed files: their directories are locked (sorted, so two calls cannot
+ * deadlock), the files checked unchanged (else exit 3) and replaceable (else exit 2), then
+ * renamed one after another. A rename that still fails puts back the files renamed before it,
+ * and nothing is written.
  */
 export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal): Promise<void> {
   // Checking that a file is unchanged and renaming over it must be one step for two linewise
   // processes editing one file: else both check, both rename, and the first edit is lost though
-  // it was reported applied. A lock per target makes it one step.
+  // it was reported applied. A lock per directory of the targets makes it one step.
   const locks: HeldLock[] = [];
   try {
     // Under a confinement each directory must still be inside it: before a lock is made there,
     // and again at the moment of the renames.
     for (const t of temps) t.target.dir?.recheck();
-    for (const t of [...temps].sort((a, b) => (a.target.real < b.target.real ? -1 : 1))) locks.push(await lock(t.target, signal));
+    for (const t of oneFilePerDirectory(temps)) locks.push(await lock(t.target, signal));
     for (const t of temps) t.check();
     for (const t of temps) t.target.dir?.recheck();
     const mounts = temps.length > 0 ? mountPoints() : undefined;
     for (const t of temps) checkReplaceable(t, mounts);
-    renameAll(temps);
+    await renameAll(temps);
   } finally {
     for (const l of locks) unlock(l);
   }
 }
 
-function renameAll(temps: readonly TempFile[]): void {
+/** One of the files in each directory (the lock is the directory's), the directories sorted. */
+function oneFilePerDirectory(temps: readonly TempFile[]): TempFile[] {
+  const byDir = new Map<string, TempFile>();
+  for (const t of temps) {
+    const dir = path.dirname(t.target.real);
+    if (!byDir.has(dir)) byDir.set(dir, t);
+  }
+  return [...byDir.keys()].sort().map((d) => byDir.get(d)!);
+}
+
+async function renameAll(temps: readonly TempFile[]): Promise<void> {
   const done: Renamed[] = [];
   for (let i = 0; i < temps.length; i++) {
     const t = temps[i]!;
@@ -71,7 +82,7 @@ function renameAll(temps: readonly TempFile[]): void {
     done.push({ t, original });
   }
   // Durable first, then the originals go: a crash in between leaves extra names, never a loss.
-  for (const dir of new Set(temps.map((t) => targetDir(t.target)))) syncDir(dir);
+  await syncDirs(new Set(temps.map((t) => targetDir(t.target))));
   for (const r of done) if (r.original !== undefined) unlinkQuietly(r.original);
 }
 

@@ -87,10 +87,19 @@ export function resolveTarget(given: string, cwd: string): EditTarget {
     throw new LinewiseError('stdin-target', 'standard input cannot be edited in place; name a file', '-');
   }
   let real: string;
-  let stat: fs.BigIntStats;
   try {
     // As bytes: a link to a name that is not UTF-8 must not resolve to a look-alike (U+FFFD) name.
     real = realPath(path.resolve(cwd, given));
+  } catch (e) {
+    throw fileError(e, given);
+  }
+  return examineTarget(given, real);
+}
+
+/** {@link resolveTarget} for a path already resolved (`real`, its links followed). */
+export function examineTarget(given: string, real: string): EditTarget {
+  let stat: fs.BigIntStats;
+  try {
     stat = fs.statSync(fsPath(real), { bigint: true });
   } catch (e) {
     throw fileError(e, given);

@@ -1,6 +1,13 @@
 // The lock that makes "check the target is unchanged, then rename over it" one step between two
-// linewise processes: a directory beside the target, `.NAME.linewise.lock`, holding one entry
-// that names its owner (`pid-<pid>-<random>`).
+// linewise processes: a directory in the target's directory, `DIR/.linewise.lock`, holding one
+// entry that names its owner (`pid-<pid>-<random>`).
+//
+// One lock per directory, not per file: a commit holds it only for its checks and renames
+// (milliseconds), so two edits of different files in one directory waiting for each other cost
+// nothing, while a batch of 500 files in 20 directories takes 20 locks, not 500. Taking a lock
+// creates two inodes (the staged directory and its entry), the costliest metadata operations a
+// commit makes: per file they made `linewise patch` of a 500-file diff 3.5 x `git apply`.
+// The name is fixed and short, so no name is ever cut to fit 255 bytes.
 //
 // Why this scheme, and not check-then-unlink or a library:
 // - Taking the lock is one rename(2) of a directory prepared beforehand, owner entry inside, onto
@@ -25,11 +32,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
-import { fsPath, pathFromBytes, pathToBytes, quotePath } from '../core/path-names.js';
+import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
 import { Interrupted, stopIfAborted } from './checkpoint.js';
 import { type EditTarget, shownBeside, targetDir } from './edit-target.js';
 import { fileError, fileKind } from './input.js';
-import { besideName, NAME_MAX, unlinkQuietly } from './temp-file.js';
+import { unlinkQuietly } from './temp-file.js';
 
 /** How long to wait for a live holder before giving up (exit 3). */
 const LOCK_WAIT_MS = 10_000;
@@ -88,30 +95,22 @@ export const lockTestHooks: { beforeTakeover?: (lockPath: string) => Promise<voi
 const held = new Set<HeldLock>();
 const staged = new Set<string>();
 
-/**
- * The lock's path for `target`: `.NAME.linewise.lock` beside it, or, when that would pass the
- * 255 bytes a name may have, the name cut (on a character boundary) plus a hash of the whole
- * name, `.CUT~HASH.linewise-lock`: two files whose long names share a beginning never share a
- * lock, and no uncut lock name (they all end in ".linewise.lock") can equal a cut one.
- */
-export async function lockPath(target: EditTarget): Promise<string> {
-  const base = path.basename(target.real);
-  const whole = `.${base}.linewise.lock`;
-  // The name's own bytes (pathToBytes): names that differ only in bytes that are not UTF-8 differ here too.
-  if (pathToBytes(whole).length <= NAME_MAX) return path.join(targetDir(target), whole);
-  // Web Crypto (a global): no node:crypto import for every start-up to pay.
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', pathToBytes(base));
-  return besideName(target, `~${Buffer.from(digest).toString('hex').slice(0, 16)}.linewise-lock`);
+/** The lock's name in a directory. */
+export const LOCK_NAME = '.linewise.lock';
+
+/** The lock's path for `target`: `.linewise.lock` in its directory (through the pinned one, if any). */
+export function lockPath(target: Pick<EditTarget, 'real' | 'dir'>): string {
+  return path.join(targetDir(target), LOCK_NAME);
 }
 
 /**
- * Takes the lock of `target`. It is held only for the check and the rename of a commit. A lock
+ * Takes the lock of `target`'s directory. It is held only for the check and the rename of a commit. A lock
  * whose holder is gone (killed by SIGKILL, a crash) is taken over at once; something at the
  * lock's name that is not a lock is removed once it is old; a live holder is waited for, up to
  * `waitMs` (10 s), then exit 3 naming its pid. The wait ends at once when `signal` aborts.
  */
 export async function lock(target: EditTarget, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
-  const file = await lockPath(target);
+  const file = lockPath(target);
   const { dir: staging, entry } = stage(target);
   try {
     const deadline = Date.now() + waitMs;
@@ -164,7 +163,7 @@ export function releaseAllLocks(): void {
 /** Prepares the directory that becomes the lock: its owner entry inside. */
 function stage(target: EditTarget): { dir: string; entry: string } {
   const random = () => Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
-  const dir = besideName(target, `.linewise-${random()}.lock-new`);
+  const dir = path.join(targetDir(target), `.linewise-${random()}.lock-new`);
   const here = place();
   const entry = `pid-${process.pid}-${random()}${here === undefined ? '' : `-${here}`}`;
   try {

@@ -143,9 +143,9 @@ describe('linewise mcp: a link swapped in after the check', () => {
 });
 
 describe('linewise mcp: a directory swapped while an edit waits for its lock', () => {
-  /** Holds linewise's lock on `rel` as a live process (this one) would; returns its directory. */
+  /** Holds linewise's lock of the directory of `rel` as a live process (this one) would; returns it. */
   function holdLock(rel: string): string {
-    const lock = path.join(root, path.dirname(rel), `.${path.basename(rel)}.linewise.lock`);
+    const lock = path.join(root, path.dirname(rel), '.linewise.lock');
     fs.mkdirSync(lock);
     fs.writeFileSync(path.join(lock, `pid-${process.pid}-0123456789abcdef`), `${process.pid}\n`);
     return lock;
@@ -167,7 +167,7 @@ describe('linewise mcp: a directory swapped while an edit waits for its lock', (
     const { call } = await prepared('w1');
     fs.renameSync(path.join(root, 'w1'), path.join(root, 'w1-moved'));
     fs.symlinkSync(outside, path.join(root, 'w1'));
-    fs.rmSync(path.join(root, 'w1-moved', '.h.txt.linewise.lock'), { recursive: true });
+    fs.rmSync(path.join(root, 'w1-moved', '.linewise.lock'), { recursive: true });
     const r = await call;
     expect(r.isError, r.texts.join(' | ')).toBe(false);
     expect(esc(fs.readFileSync(path.join(root, 'w1-moved', 'h.txt')))).toBe('new\\r\\n');
@@ -179,7 +179,7 @@ describe('linewise mcp: a directory swapped while an edit waits for its lock', (
     const { call } = await prepared('w2');
     const away = path.join(tmp.dir, 'away');
     fs.renameSync(path.join(root, 'w2'), away);
-    fs.rmSync(path.join(away, '.h.txt.linewise.lock'), { recursive: true });
+    fs.rmSync(path.join(away, '.linewise.lock'), { recursive: true });
     const r = await call;
     expect([r.isError, r.error?.code], r.texts.join(' | ')).toEqual([true, 'outside-roots']);
     expect(tree(away)).toEqual({ 'h.txt': 'old\\r\\n' });

@@ -387,8 +387,8 @@ describe('catalogue: leftovers of a linewise killed by SIGKILL', () => {
   it('a lock whose process is gone is taken over at once: the edit is written, the lock removed', async () => {
     const f = t.file('f', 'a\nb\n');
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
-    fs.mkdirSync(path.join(t.dir, '.f.linewise.lock'));
-    t.file(`.f.linewise.lock/pid-${dead}-0123456789abcdef`, '');
+    fs.mkdirSync(path.join(t.dir, '.linewise.lock'));
+    t.file(`.linewise.lock/pid-${dead}-0123456789abcdef`, '');
     const r = await run(['replace', f, '2', '--text', 'B']);
     expect([r.status, r.stderr]).toEqual([0, '']);
     expect(fs.readFileSync(f, 'utf8')).toBe('a\nB\n');

@@ -40,9 +40,9 @@ function deadPid(): number {
   return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
 }
 
-/** A lock as a holder with `pid` left it: the directory and its owner entry. */
-function plantLock(d: string, name: string, pid: number): string {
-  const l = path.join(d, `.${name}.linewise.lock`);
+/** A lock of directory `d` as a holder with `pid` left it: the directory and its owner entry. */
+function plantLock(d: string, pid: number): string {
+  const l = path.join(d, '.linewise.lock');
   fs.mkdirSync(l);
   fs.writeFileSync(path.join(l, `pid-${pid}-0123456789abcdef`), '');
   return l;
@@ -54,7 +54,7 @@ describe('lock', () => {
   it('is a directory holding one entry that names its owner, and leaves nothing once released', async () => {
     const { d, f } = withFile();
     const h = await lock(resolveTarget(f, d));
-    expect(h.path).toBe(path.join(fs.realpathSync(d), '.f.linewise.lock'));
+    expect(h.path).toBe(path.join(fs.realpathSync(d), '.linewise.lock'));
     expect(fs.readdirSync(h.path)).toEqual([path.basename(h.entry)]);
     expect(path.basename(h.entry)).toMatch(new RegExp(`^pid-${process.pid}-[0-9a-f]{16}-[0-9a-f]{17,}$`)); // the place: boot id and PID namespace
     unlock(h);
@@ -63,7 +63,7 @@ describe('lock', () => {
 
   it('takes over at once from a holder that is gone (killed by SIGKILL)', async () => {
     const { d, f } = withFile();
-    plantLock(d, 'f', deadPid());
+    plantLock(d, deadPid());
     const h = await lock(resolveTarget(f, d), undefined, 0); // no wait allowed: the takeover is immediate
     expect(fs.readdirSync(h.path)).toEqual([path.basename(h.entry)]);
     unlock(h);
@@ -73,7 +73,7 @@ describe('lock', () => {
   it('the race widened: a takeover paused after judging the holder gone never robs the process that took the lock meanwhile', async () => {
     const { d, f } = withFile();
     const target = resolveTarget(f, d);
-    plantLock(d, 'f', deadPid());
+    plantLock(d, deadPid());
     // A judges the holder gone and stops right there, before removing its entry...
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
@@ -109,7 +109,7 @@ describe('lock', () => {
 
   it('a holder in another PID namespace (a container sharing the directory) is not probed: waited for while young, taken over once old', async () => {
     const { d, f } = withFile();
-    const l = path.join(d, '.f.linewise.lock');
+    const l = path.join(d, '.linewise.lock');
     fs.mkdirSync(l);
     // a pid no process has here, from a place that is not ours: it used to be taken over at once
     const entry = path.join(l, `pid-${deadPid()}-0123456789abcdef-00000000000000001`);
@@ -136,14 +136,14 @@ describe('lock', () => {
 
   it('a live holder: waited for, then exit 3 naming its pid and what to do', async () => {
     const { d, f } = withFile();
-    const l = plantLock(d, 'f', process.pid);
+    const l = plantLock(d, process.pid);
     const e = await lock(resolveTarget(f, d), undefined, 30).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(LinewiseError);
     expect([(e as LinewiseError).code, (e as LinewiseError).exitCode]).toEqual(['locked', 3]);
     expect((e as LinewiseError).message).toBe(
       `another linewise (pid ${process.pid}) has held the lock ${fs.realpathSync(l)} for 0.03 s; nothing was written. Retry later; if pid ${process.pid} is not a linewise editing this file, remove ${fs.realpathSync(l)} and retry`,
     );
-    expect(fs.readdirSync(d).sort()).toEqual(['.f.linewise.lock', 'f']); // nothing of ours left
+    expect(fs.readdirSync(d).sort()).toEqual(['.linewise.lock', 'f']); // nothing of ours left
   });
 
   it('never opens what is at its name: an old FIFO, a link to /dev/zero, an empty file are removed, not read', async () => {
@@ -154,7 +154,7 @@ describe('lock', () => {
       (l: string) => fs.writeFileSync(l, 'not a pid at all\n'),
     ]) {
       const { d, f } = withFile();
-      const l = path.join(d, '.f.linewise.lock');
+      const l = path.join(d, '.linewise.lock');
       plant(l);
       const old = new Date(Date.now() - 3_600_000);
       fs.lutimesSync(l, old, old);
@@ -168,9 +168,9 @@ describe('lock', () => {
 
   it('something young at its name is waited for (an older linewise may hold it), then exit 3', async () => {
     const { d, f } = withFile();
-    spawnSync('mkfifo', [path.join(d, '.f.linewise.lock')]);
+    spawnSync('mkfifo', [path.join(d, '.linewise.lock')]);
     const e = await lock(resolveTarget(f, d), undefined, 20).catch((x: unknown) => x);
-    expect((e as LinewiseError).message).toMatch(/\.f\.linewise\.lock is in the way of the lock \(a named pipe, not made by this linewise\) and was changed in the last 2 s; nothing was written\. Remove it and retry$/);
+    expect((e as LinewiseError).message).toMatch(/\/\.linewise\.lock is in the way of the lock \(a named pipe, not made by this linewise\) and was changed in the last 2 s; nothing was written\. Remove it and retry$/);
     expect((e as LinewiseError).exitCode).toBe(3);
   });
 
@@ -178,26 +178,38 @@ describe('lock', () => {
     const d = path.join(dir(), 'd\nx');
     fs.mkdirSync(d);
     fs.writeFileSync(path.join(d, 'f'), 'x\n');
-    plantLock(d, 'f', process.pid);
+    plantLock(d, process.pid);
     const e = await lock(resolveTarget(path.join(d, 'f'), d), undefined, 10).catch((x: unknown) => x);
-    const shown = `"${fs.realpathSync(d).replace('\n', '\\n')}/.f.linewise.lock"`;
+    const shown = `"${fs.realpathSync(d).replace('\n', '\\n')}/.linewise.lock"`;
     expect((e as LinewiseError).message).toBe(`another linewise (pid ${process.pid}) has held the lock ${shown} for 0.01 s; nothing was written. Retry later; if pid ${process.pid} is not a linewise editing this file, remove ${shown} and retry`);
   });
 
-  it('names: unique per target and within 255 bytes whatever the script, even for names that share 240 bytes', async () => {
+  it('is the directory\'s: one short name for every file in it, whatever their names, another in another directory', async () => {
     const d = dir();
-    const names = ['漢'.repeat(80) + 'a', '漢'.repeat(80) + 'b', 'é'.repeat(126) + 'x', 'é'.repeat(126) + 'y', 'short'];
-    const locks = new Set<string>();
+    const names = ['漢'.repeat(80) + 'a', '漢'.repeat(80) + 'b', 'é'.repeat(126) + 'x', 'short'];
     for (const name of names) {
       const f = path.join(d, name);
       fs.writeFileSync(f, 'x\n');
-      const l = await lockPath(resolveTarget(f, d));
-      expect(Buffer.byteLength(path.basename(l))).toBeLessThanOrEqual(255);
-      expect(path.basename(l)).not.toContain('\ufffd');
-      locks.add(l);
+      expect(lockPath(resolveTarget(f, d))).toBe(path.join(fs.realpathSync(d), '.linewise.lock'));
     }
-    expect(locks.size).toBe(names.length);
-    expect(path.basename(await lockPath(resolveTarget(path.join(d, 'short'), d)))).toBe('.short.linewise.lock');
+    const other = path.join(d, 'sub');
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(other, 'short'), 'x\n');
+    expect(lockPath(resolveTarget(path.join(other, 'short'), d))).toBe(path.join(fs.realpathSync(other), '.linewise.lock'));
+  });
+
+  it('a holder editing another file of the directory is waited for: the check and rename of every file in it are one step', async () => {
+    const { d, f } = withFile();
+    const g = path.join(d, 'g');
+    fs.writeFileSync(g, 'y\n');
+    plantLock(d, process.pid); // as a call editing f holds it
+    const controller = new AbortController();
+    const p = replace(g, { start: 1, text: 'Y' }, { signal: controller.signal }).catch((x: unknown) => x);
+    while (!fs.readdirSync(d).some((x) => x.endsWith('.lock-new'))) await new Promise((r) => setTimeout(r, 1));
+    controller.abort();
+    expect(await p).toBeInstanceOf(Interrupted);
+    expect([fs.readFileSync(f, 'utf8'), fs.readFileSync(g, 'utf8')]).toEqual(['x\n', 'y\n']);
+    expect(fs.readdirSync(d).sort()).toEqual(['.linewise.lock', 'f', 'g']);
   });
 
   it('two files whose names share their first 240 bytes, edited in one call: both written, no deadlock', async () => {
@@ -214,7 +226,7 @@ describe('lock', () => {
 
   it('an AbortSignal ends the wait for a live holder at once: Interrupted, the file as it was, nothing of ours left', async () => {
     const { d, f } = withFile('a\nb\n');
-    plantLock(d, 'f', process.pid);
+    plantLock(d, process.pid);
     const controller = new AbortController();
     const p = replace(f, { start: 1, text: 'A' }, { signal: controller.signal }).catch((x: unknown) => x);
     // the edit reaches the wait: its prepared lock directory is there
@@ -222,7 +234,7 @@ describe('lock', () => {
     controller.abort();
     expect(await p).toBeInstanceOf(Interrupted);
     expect(fs.readFileSync(f, 'utf8')).toBe('a\nb\n');
-    expect(fs.readdirSync(d).sort()).toEqual(['.f.linewise.lock', 'f']);
+    expect(fs.readdirSync(d).sort()).toEqual(['.linewise.lock', 'f']);
   });
 });
 
@@ -244,7 +256,7 @@ describe('lock, with real processes', () => {
     it(`${signal} while waiting for a live holder ends linewise at once by ${signal}, nothing written or left`, async () => {
       const d = dir();
       fs.writeFileSync(path.join(d, 'f'), 'a\nb\n');
-      plantLock(d, 'f', process.pid);
+      plantLock(d, process.pid);
       const child = lw(['replace', 'f', '1', '--text', 'A'], d, ['sh', '-c', 'ulimit -c 0; exec "$@"', 'sh']);
       const done = ended(child);
       while (!fs.readdirSync(d).some((x) => x.endsWith('.lock-new'))) await new Promise((r) => setTimeout(r, 2));
@@ -252,7 +264,7 @@ describe('lock, with real processes', () => {
       const r = await done;
       expect([r.code, r.signal, r.stderr]).toEqual([null, signal, '']);
       expect(fs.readFileSync(path.join(d, 'f'), 'utf8')).toBe('a\nb\n');
-      expect(fs.readdirSync(d).sort()).toEqual(['.f.linewise.lock', 'f']);
+      expect(fs.readdirSync(d).sort()).toEqual(['.linewise.lock', 'f']);
     });
   }
 
@@ -267,7 +279,7 @@ describe('lock, with real processes', () => {
     const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i + 1}\n`);
     for (let round = 0; round < 3; round++) {
       fs.writeFileSync(f, lines.join(''));
-      plantLock(d, 'f.txt', deadPid());
+      plantLock(d, deadPid());
       const delay = ['strace', '-f', '-qq', '-o', '/dev/null', '-e', 'trace=unlink,unlinkat', '-e', 'inject=unlink,unlinkat:delay_enter=200000'];
       const [ra, rb] = await Promise.all([ended(lw(['replace', 'f.txt', '1', '--text', `A${round}`], d, delay)), ended(lw(['replace', 'f.txt', '20000', '--text', `B${round}`], d, delay))]);
       for (const r of [ra, rb]) {

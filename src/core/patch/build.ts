@@ -3,7 +3,8 @@
 // `replace --eol auto` gives new text), and the file's last line ends as the patch says.
 
 import type { Terminator } from '../terminators.js';
-import { TERMINATOR_BYTES, terminatorOf } from '../terminators.js';
+import { TERMINATOR_BYTES } from '../terminators.js';
+import type { FileLines } from './file-lines.js';
 import type { Hunk } from './types.js';
 import { dominantEnding } from '../eol.js';
 
@@ -31,11 +32,11 @@ export interface Built {
 }
 
 /** The style new lines take where nothing nearer says: the file's most frequent terminator (`fallback` if none). */
-function fileEnding(raw: readonly Buffer[], fallback: Terminator): Terminator {
+function fileEnding(file: FileLines, fallback: Terminator): Terminator {
   let crlf = 0;
   let lf = 0;
-  for (const l of raw) {
-    const t = terminatorOf(l);
+  for (let i = 0; i < file.length; i++) {
+    const t = file.terminator(i);
     if (t === '\r\n') crlf++;
     else if (t === '\n') lf++;
   }
@@ -43,16 +44,17 @@ function fileEnding(raw: readonly Buffer[], fallback: Terminator): Terminator {
 }
 
 /**
- * Builds the file's new content: `raw` its lines (terminators included), `hunks` sorted by place
- * and not overlapping. Hunks found already applied are not passed.
+ * Builds the file's new content: `file` its lines, `hunks` sorted by place and not overlapping.
+ * Hunks found already applied are not passed. The file's own lines go in as views of its text, a
+ * stretch of them at a time (no copy, no object per line).
  */
-export function buildContent(raw: readonly Buffer[], hunks: readonly Applied[]): Built {
+export function buildContent(file: FileLines, hunks: readonly Applied[]): Built {
   const pieces: Buffer[] = [];
   const landed: Landed[] = [];
   // an empty file has no style of its own: the patch's lines give it
-  const dominant = fileEnding(raw, hunks.some((h) => h.hunk.lines.some((l) => l.op === '+' && l.crlf)) ? '\r\n' : '\n');
-  const n = raw.length;
-  const lastEnding = n === 0 ? '\n' : terminatorOf(raw[n - 1]!);
+  const dominant = fileEnding(file, hunks.some((h) => h.hunk.lines.some((l) => l.op === '+' && l.crlf)) ? '\r\n' : '\n');
+  const n = file.length;
+  const lastEnding = n === 0 ? '\n' : file.terminator(n - 1);
   let written = 0; // lines written so far
   let open = false; // the last piece written ends without a terminator
   const put = (b: Buffer) => {
@@ -62,10 +64,15 @@ export function buildContent(raw: readonly Buffer[], hunks: readonly Applied[]):
     pieces.push(b);
     open = b[b.length - 1] !== 10;
   };
+  /** the file's lines `[from, to)` */
+  const putLines = (from: number, to: number) => {
+    if (from < to) put(file.text.subarray(file.start(from), file.start(to)));
+  };
   let next = 0; // the next file line not yet written
   for (const { hunk, at, length } of hunks) {
-    // untouched lines before the hunk: one piece each (no copy)
-    for (; next < at; next++, written++) put(raw[next]!);
+    // untouched lines before the hunk: one piece
+    putLines(next, at);
+    written += Math.max(0, at - next);
     const newStart = written + 1;
     let i = at;
     const lines = hunk.lines;
@@ -75,20 +82,23 @@ export function buildContent(raw: readonly Buffer[], hunks: readonly Applied[]):
     for (let k = 0; k < lines.length; ) {
       const l = lines[k]!;
       if (l.op === ' ') {
-        put(raw[i]!);
-        i++;
-        written++;
-        added++;
-        k++;
+        // a run of kept lines: one piece
+        let run = 1;
+        while (k + run < lines.length && lines[k + run]!.op === ' ') run++;
+        putLines(i, i + run);
+        i += run;
+        written += run;
+        added += run;
+        k += run;
         continue;
       }
       // a block of changes: its removed lines, then its added ones
       const removed: Terminator[] = [];
       let j = k;
-      for (; j < lines.length && lines[j]!.op !== ' '; j++) if (lines[j]!.op === '-') removed.push(terminatorOf(raw[i + removed.length]!));
-      const before: Terminator = i > 0 ? terminatorOf(raw[i - 1]!) : '';
+      for (; j < lines.length && lines[j]!.op !== ' '; j++) if (lines[j]!.op === '-') removed.push(file.terminator(i + removed.length));
+      const before: Terminator = i > 0 ? file.terminator(i - 1) : '';
       i += removed.length;
-      const after: Terminator = i < n ? terminatorOf(raw[i]!) : '';
+      const after: Terminator = i < n ? file.terminator(i) : '';
       const around = (t: Terminator | undefined): Terminator | undefined => (t === '' ? undefined : t);
       let m = 0;
       for (; k < j; k++) {
@@ -110,7 +120,8 @@ export function buildContent(raw: readonly Buffer[], hunks: readonly Applied[]):
     next = at + length;
     landed.push({ oldStart: length === 0 ? at : at + 1, oldLines: length, newStart: added === 0 ? newStart - 1 : newStart, newLines: added });
   }
-  for (; next < n; next++, written++) put(raw[next]!);
+  putLines(next, n);
+  written += Math.max(0, n - next);
   return { pieces, landed, linesAfter: written };
 }
 

@@ -35,8 +35,8 @@ export function parseEnvelope(lines: readonly PatchLine[], from: number): FilePa
       const hunk: Hunk = { header: `*** Add File: ${f.newPath}`, patchLine: i + 1, lines: [], oldNoNewline: false, newNoNewline: false };
       i++;
       while (lines[i] !== undefined && !lines[i]!.text.startsWith('*** ')) {
-        if (lines[i]!.bytes[0] !== 0x2b) throw badPatch(i + 1, 'a line of an added file that does not start with "+"', lines[i]!.text);
-        hunk.lines.push({ op: '+', body: lines[i]!.bytes.subarray(1), ...(lines[i]!.crlf ? { crlf: true } : {}) });
+        if (lines[i]!.first !== 0x2b) throw badPatch(i + 1, 'a line of an added file that does not start with "+"', lines[i]!.text);
+        hunk.lines.push({ op: '+', body: lines[i]!.body(), ...(lines[i]!.crlf ? { crlf: true } : {}) });
         i++;
       }
       f.hunks.push(hunk);
@@ -92,12 +92,12 @@ function readHunks(lines: readonly PatchLine[], i: number, f: FilePatch): number
       start(i, t.trimEnd(), line.bytes.subarray(t.startsWith('@@ ') ? 3 : 2));
       continue;
     }
-    const c = line.bytes[0];
-    const op = line.bytes.length === 0 ? ' ' : c === 0x20 ? ' ' : c === 0x2d ? '-' : c === 0x2b ? '+' : undefined;
+    const c = line.first;
+    const op = c === undefined ? ' ' : c === 0x20 ? ' ' : c === 0x2d ? '-' : c === 0x2b ? '+' : undefined;
     if (op === undefined) throw badPatch(i + 1, 'a hunk line that does not start with " ", "-" or "+"', t);
     if (hunk === undefined) start(i, `@@ (line ${i + 1})`);
     if (hunk!.atEnd) throw badPatch(i + 1, `a hunk line after "${EOF_MARK}"`, t);
-    hunk!.lines.push({ op, body: line.bytes.length === 0 ? line.bytes : line.bytes.subarray(1), ...(line.crlf ? { crlf: true } : {}) });
+    hunk!.lines.push({ op, body: line.body(), ...(line.crlf ? { crlf: true } : {}) });
   }
   for (const h of f.hunks) if (h.lines.length === 0) throw badPatch(h.patchLine, 'a hunk with no line in it', h.header);
   return i;

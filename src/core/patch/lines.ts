@@ -3,20 +3,44 @@
 
 import { LinewiseError } from '../errors.js';
 
-/** One line of a patch; its text is decoded only when asked (a hunk's lines never are). */
+/**
+ * One line of a patch, as offsets into it: its bytes and text are made only when asked (a hunk's
+ * lines only ever give their body, one view each; a view per line on top was garbage for the
+ * collector in a patch of 40,000 lines).
+ */
 export class PatchLine {
   private decoded: string | undefined;
 
   constructor(
-    /** the line's bytes, without "\n" or "\r\n" */
-    readonly bytes: Buffer,
+    private readonly patch: Buffer,
+    private readonly start: number,
+    private readonly end: number,
     /** the line ended "\r\n" in the patch */
     readonly crlf: boolean,
   ) {}
 
+  /** the line's bytes, without "\n" or "\r\n" */
+  get bytes(): Buffer {
+    return this.patch.subarray(this.start, this.end);
+  }
+
+  get length(): number {
+    return this.end - this.start;
+  }
+
+  /** its first byte (undefined for an empty line) */
+  get first(): number | undefined {
+    return this.start < this.end ? this.patch[this.start] : undefined;
+  }
+
+  /** its bytes after the first (a hunk line's body after its " ", "-" or "+"); empty for an empty line */
+  body(): Buffer {
+    return this.patch.subarray(Math.min(this.start + 1, this.end), this.end);
+  }
+
   /** the line as text (UTF-8; a path's raw bytes are read from `bytes`) */
   get text(): string {
-    this.decoded ??= this.bytes.toString('utf8');
+    this.decoded ??= this.patch.toString('utf8', this.start, this.end);
     return this.decoded;
   }
 }
@@ -29,7 +53,7 @@ export function patchLines(patch: Buffer): PatchLine[] {
     const nl = patch.indexOf(10, at);
     const end = nl === -1 ? patch.length : nl;
     const cut = end > at && patch[end - 1] === 13 ? end - 1 : end;
-    out.push(new PatchLine(patch.subarray(at, cut), cut < end));
+    out.push(new PatchLine(patch, at, cut, cut < end));
     at = end + 1;
   }
   return out;

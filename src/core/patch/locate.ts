@@ -3,42 +3,8 @@
 // kept and added lines are there instead; refused when two places are equally near, or none.
 // Lines are compared without their terminators, so an LF patch finds a CRLF file's lines.
 
-import { terminatorLength } from '../terminators.js';
+import { type FileLines, keyOf, looseKey } from './file-lines.js';
 import type { Hunk, HunkLine } from './types.js';
-
-/** A file's lines as the locator compares them. */
-export class FileLines {
-  /** each line's bytes, terminator included */
-  readonly raw: Buffer[];
-  private readonly keys: string[];
-  private loose: string[] | undefined;
-
-  constructor(raw: Buffer[]) {
-    this.raw = raw;
-    this.keys = raw.map((l) => keyOf(l.subarray(0, l.length - terminatorLength(l, 0, l.length))));
-  }
-
-  get length(): number {
-    return this.keys.length;
-  }
-
-  key(i: number, whitespace: boolean): string {
-    if (!whitespace) return this.keys[i]!;
-    this.loose ??= this.keys.map(looseKey);
-    return this.loose[i]!;
-  }
-}
-
-/** A line's bytes as compared: latin1 (one char a byte), a last "\r" dropped. */
-export function keyOf(body: Buffer): string {
-  const end = body.length > 0 && body[body.length - 1] === 13 ? body.length - 1 : body.length;
-  return body.toString('latin1', 0, end);
-}
-
-/** --ignore-whitespace: runs of spaces and tabs count as one space, and none at either end. */
-export function looseKey(key: string): string {
-  return key.replace(/[ \t\f\v]+/g, ' ').trim();
-}
 
 /** Where one hunk goes, or why it cannot. */
 export type Placement =

@@ -105,23 +105,23 @@ function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: 
   while (oldLeft > 0 || newLeft > 0) {
     const line = lines[i];
     if (line === undefined) throw badPatch(i, `the patch ends inside the hunk ${hunk.header} (${oldLeft} old and ${newLeft} new lines missing)`);
-    const c = line.bytes[0];
+    const c = line.first;
     if (c === 0x5c) {
       marker();
       i++;
       continue;
     }
     // An empty line is an empty kept line: mailers and editors drop the space of one.
-    const op = line.bytes.length === 0 ? ' ' : c === 0x20 ? ' ' : c === 0x2d ? '-' : c === 0x2b ? '+' : undefined;
+    const op = c === undefined ? ' ' : c === 0x20 ? ' ' : c === 0x2d ? '-' : c === 0x2b ? '+' : undefined;
     if (op === undefined) throw badPatch(i + 1, `inside the hunk ${hunk.header}, a line that does not start with " ", "-" or "+" (${oldLeft} old and ${newLeft} new lines were still due)`, line.text);
     if (op !== '+') oldLeft--;
     if (op !== '-') newLeft--;
     if (oldLeft < 0 || newLeft < 0) throw badPatch(i + 1, `the hunk ${hunk.header} has more lines than its header counts`, line.text);
-    last = { op, body: line.bytes.length === 0 ? line.bytes : line.bytes.subarray(1), ...(line.crlf ? { crlf: true } : {}) };
+    last = { op, body: line.body(), ...(line.crlf ? { crlf: true } : {}) };
     hunk.lines.push(last);
     i++;
   }
-  while (lines[i]?.bytes[0] === 0x5c) {
+  while (lines[i]?.first === 0x5c) {
     marker();
     i++;
   }
