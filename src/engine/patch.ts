@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Exit, LinewiseError, withPath } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
-import { FileLines, keyOf } from '../core/patch/file-lines.js';
+import { FileLines, lineKey } from '../core/patch/file-lines.js';
 import { locateHunks, type Placement } from '../core/patch/locate.js';
 import { type FilePatch, type Hunk, parsePatch } from '../core/patch/parse.js';
 import { sideOf } from '../core/patch/types.js';
@@ -316,7 +316,7 @@ function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   const r = readForPatch(targetPath(target), p.given, o.encoding);
   // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
   if (fp.hunks.length > 0) {
-    const want = fp.hunks.flatMap((h) => sideOf(h, 'old').map((l) => keyOf(l.body)));
+    const want = fp.hunks.flatMap((h) => sideOf(h, 'old').map((l) => lineKey(l.text)));
     const have = r.file;
     const same = have.length === want.length && want.every((k, i) => have.key(i, o.ignoreWhitespace) === k || have.key(i, true) === k);
     if (!same) {

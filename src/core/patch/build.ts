@@ -4,7 +4,7 @@
 
 import type { Terminator } from '../terminators.js';
 import { TERMINATOR_BYTES } from '../terminators.js';
-import type { FileLines } from './file-lines.js';
+import { type FileLines, lineKey } from './file-lines.js';
 import type { Hunk } from './types.js';
 import { dominantEnding } from '../eol.js';
 
@@ -112,7 +112,7 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
           if (hunk.newNoNewline) eol = '';
           else if (!hunk.oldNoNewline && lastEnding === '' && (removed.length > 0 || at + length === n)) eol = '';
         }
-        put(Buffer.concat([a.body.length > 0 && a.body[a.body.length - 1] === 13 ? a.body.subarray(0, -1) : a.body, TERMINATOR_BYTES[eol]]));
+        put(Buffer.from(lineKey(a.text) + eol, 'latin1'));
         written++;
         added++;
       }
@@ -131,7 +131,7 @@ export function newFileContent(hunks: readonly Hunk[]): Buffer {
   for (const h of hunks) {
     const added = h.lines.filter((l) => l.op !== '-');
     added.forEach((l, k) => {
-      pieces.push(l.body);
+      pieces.push(Buffer.from(l.text, 'latin1'));
       const last = h === hunks[hunks.length - 1] && k === added.length - 1;
       if (!(last && h.newNoNewline)) pieces.push(TERMINATOR_BYTES[l.crlf ? '\r\n' : '\n']);
     });

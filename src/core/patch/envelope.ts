@@ -36,7 +36,7 @@ export function parseEnvelope(lines: readonly PatchLine[], from: number): FilePa
       i++;
       while (lines[i] !== undefined && !lines[i]!.text.startsWith('*** ')) {
         if (lines[i]!.first !== 0x2b) throw badPatch(i + 1, 'a line of an added file that does not start with "+"', lines[i]!.text);
-        hunk.lines.push({ op: '+', body: lines[i]!.body(), ...(lines[i]!.crlf ? { crlf: true } : {}) });
+        hunk.lines.push({ op: '+', text: lines[i]!.body(), crlf: lines[i]!.crlf });
         i++;
       }
       f.hunks.push(hunk);
@@ -97,7 +97,7 @@ function readHunks(lines: readonly PatchLine[], i: number, f: FilePatch): number
     if (op === undefined) throw badPatch(i + 1, 'a hunk line that does not start with " ", "-" or "+"', t);
     if (hunk === undefined) start(i, `@@ (line ${i + 1})`);
     if (hunk!.atEnd) throw badPatch(i + 1, `a hunk line after "${EOF_MARK}"`, t);
-    hunk!.lines.push({ op, body: line.body(), ...(line.crlf ? { crlf: true } : {}) });
+    hunk!.lines.push({ op, text: line.body(), crlf: line.crlf });
   }
   for (const h of f.hunks) if (h.lines.length === 0) throw badPatch(h.patchLine, 'a hunk with no line in it', h.header);
   return i;

@@ -74,6 +74,11 @@ export function keyOf(body: Buffer, end = body.length, start = 0): string {
   return body.toString('latin1', start, end > start && body[end - 1] === 13 ? end - 1 : end);
 }
 
+/** A hunk line's text (latin1, see HunkLine) as compared: as {@link keyOf}, a last "\r" dropped. */
+export function lineKey(text: string): string {
+  return text.endsWith('\r') ? text.slice(0, -1) : text;
+}
+
 /** --ignore-whitespace: runs of spaces and tabs count as one space, and none at either end. */
 export function looseKey(key: string): string {
   return key.replace(/[ \t\f\v]+/g, ' ').trim();

@@ -33,9 +33,9 @@ export class PatchLine {
     return this.start < this.end ? this.patch[this.start] : undefined;
   }
 
-  /** its bytes after the first (a hunk line's body after its " ", "-" or "+"); empty for an empty line */
-  body(): Buffer {
-    return this.patch.subarray(Math.min(this.start + 1, this.end), this.end);
+  /** its bytes after the first (a hunk line's body after its " ", "-" or "+") as latin1 text; "" for an empty line */
+  body(): string {
+    return this.patch.toString('latin1', Math.min(this.start + 1, this.end), this.end);
   }
 
   /** the line as text (UTF-8; a path's raw bytes are read from `bytes`) */

@@ -3,7 +3,7 @@
 // kept and added lines are there instead; refused when two places are equally near, or none.
 // Lines are compared without their terminators, so an LF patch finds a CRLF file's lines.
 
-import { type FileLines, keyOf, looseKey } from './file-lines.js';
+import { type FileLines, keyOf, lineKey, looseKey } from './file-lines.js';
 import type { Hunk, HunkLine } from './types.js';
 
 /** Where one hunk goes, or why it cannot. */
@@ -28,7 +28,7 @@ export interface LocateOptions {
   ignoreWhitespace: boolean;
 }
 
-const bodies = (lines: readonly HunkLine[], drop: string) => lines.filter((l) => l.op !== drop).map((l) => keyOf(l.body));
+const bodies = (lines: readonly HunkLine[], drop: string) => lines.filter((l) => l.op !== drop).map((l) => lineKey(l.text));
 
 /** Where one hunk goes; `cursor` is the first line it may cover. */
 function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: LocateOptions): Placement {

@@ -117,7 +117,7 @@ function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: 
     if (op !== '+') oldLeft--;
     if (op !== '-') newLeft--;
     if (oldLeft < 0 || newLeft < 0) throw badPatch(i + 1, `the hunk ${hunk.header} has more lines than its header counts`, line.text);
-    last = { op, body: line.body(), ...(line.crlf ? { crlf: true } : {}) };
+    last = { op, text: line.body(), crlf: line.crlf };
     hunk.lines.push(last);
     i++;
   }
