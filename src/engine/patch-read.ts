@@ -7,9 +7,9 @@ import { LinewiseError } from '../core/errors.js';
 import { chunkedReader } from '../core/lines.js';
 import { FileLines } from '../core/patch/file-lines.js';
 import { fsPath } from '../core/path-names.js';
-import { looksBinary, SNIFF_BYTES } from '../core/sniff.js';
+import { SNIFF_BYTES } from '../core/sniff.js';
 import type { Codec } from '../io/encodings/codec.js';
-import { chooseDecoding } from '../io/encodings/decoding.js';
+import { sniff } from '../io/encodings/sniff.js';
 import { fileError, OPEN_NOW } from '../io/input.js';
 
 /** A file as the locator sees it, and how to write it back. */
@@ -40,17 +40,19 @@ export function readForPatch(real: string, given: string, encoding: string | und
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
-  let decoding;
+  let sniffed;
   try {
-    decoding = chooseDecoding(bytes.subarray(0, 4), encoding);
+    // the one sniff every reader makes: a file the readers call binary, a patch does too
+    sniffed = sniff(bytes.subarray(0, SNIFF_BYTES), encoding, true);
   } catch (e) {
     throw e instanceof LinewiseError && e.path === undefined ? new LinewiseError(e.code, e.message, given, e.exitCode) : e;
   }
-  const bom = bytes.subarray(0, decoding.bomLength);
-  let text = bytes.subarray(decoding.bomLength);
-  const codec = decoding.codec;
+  if (sniffed.binary) throw new LinewiseError('binary', 'is a binary file (it holds NUL bytes): a patch of lines cannot change it; nothing was written', given);
+  const bom = bytes.subarray(0, sniffed.bomLength);
+  let text = bytes.subarray(sniffed.bomLength);
+  const codec = sniffed.codec;
   if (codec !== undefined) {
-    const read = codec.decodeReader(chunkedReader(text, [1 << 16]), decoding.bomLength);
+    const read = codec.decodeReader(chunkedReader(text, [1 << 16]), sniffed.bomLength);
     const parts: Buffer[] = [];
     const chunk = Buffer.allocUnsafe(1 << 16);
     for (let n; (n = read(chunk, 0, chunk.length)) > 0; ) parts.push(Buffer.from(chunk.subarray(0, n)));
@@ -58,8 +60,6 @@ export function readForPatch(real: string, given: string, encoding: string | und
     if (codec.invalidAt !== undefined) {
       throw new LinewiseError('invalid-encoding', `bytes at offset ${codec.invalidAt} are not valid ${codec.name}, so writing the file back would change them; nothing was written (check --encoding)`, given);
     }
-  } else if (looksBinary(text.subarray(0, SNIFF_BYTES))) {
-    throw new LinewiseError('binary', 'is a binary file (it holds NUL bytes): a patch of lines cannot change it; nothing was written', given);
   }
   return { file: new FileLines(text), bom: Buffer.from(bom), codec, stat };
 }

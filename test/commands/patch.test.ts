@@ -256,6 +256,18 @@ describe('patch: refusals (exit 2, one line, nothing written, nothing left behin
     expect(r.stderr).toMatch(/f\.txt: is a binary file/);
   });
 
+  it('a UTF-16 file holding U+0000 is binary to patch as to the readers (one sniff): refused, unchanged', async () => {
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('one\0\ntwo\n', 'utf16le')]);
+    const d = dir({ 'f.txt': bytes });
+    const read = await run(['readlines', 'f.txt', '1'], { cwd: d });
+    expect(read.status).toBe(Exit.usage);
+    expect(read.stderr).toMatch(/binary/);
+    const r = await run(['patch'], { cwd: d, stdin: '--- a/f.txt\n+++ b/f.txt\n@@ -2 +2 @@\n-two\n+TWO\n' });
+    expect(r.status).toBe(Exit.usage);
+    expect(r.stderr).toMatch(/f\.txt: is a binary file/);
+    expect(fs.readFileSync(path.join(d, 'f.txt')).equals(bytes)).toBe(true);
+  });
+
   it('a new file that exists with other content: exit 3, nothing written', async () => {
     const d = dir({ 'f.txt': 'one\n', 'g.txt': 'other\n' });
     const snap = tree(d);
