@@ -39,12 +39,21 @@ export function once(c, cwd) {
 function outputLines() {
   const fd = fs.openSync(OUT, 'r');
   const buf = Buffer.allocUnsafe(1 << 20);
+  // Rows, not the guard's trailers (`\ read {...}` after a file's rows when stdout is no
+  // terminal): rg and grep print none, and the rows are what must be equal.
+  const mark = Buffer.from('\n\\ read {');
   let n = 0;
+  let trailers = 0;
+  let tail = Buffer.from('\n'); // the last bytes of the chunk before (a trailer may start the output)
   for (let got; (got = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) {
     for (let i = buf.indexOf(10, 0); i !== -1 && i < got; i = buf.indexOf(10, i + 1)) n++;
+    const seam = Buffer.concat([tail, buf.subarray(0, Math.min(got, mark.length))]);
+    for (let i = seam.indexOf(mark); i !== -1; i = seam.indexOf(mark, i + 1)) if (i < tail.length) trailers++;
+    for (let i = buf.indexOf(mark, 0); i !== -1 && i + mark.length <= got; i = buf.indexOf(mark, i + 1)) trailers++;
+    tail = Buffer.from(buf.subarray(Math.max(0, got - mark.length + 1), got));
   }
   fs.closeSync(fd);
-  return n;
+  return n - trailers;
 }
 
 export const median = (xs) => {

@@ -63,7 +63,8 @@ export function sameWork(tree, root, lwArgv) {
     const out = (argv, env) => {
       const r = spawnSync(argv[0], argv.slice(1), { cwd: root, env: { ...BASE_ENV, ...env }, maxBuffer: 1 << 28 });
       if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')}: exit ${r.status}: ${r.stderr}`);
-      return r.stdout.toString().split('\n').filter(Boolean);
+      // rows and file names, not the guard's trailers (rg and grep print none)
+      return r.stdout.toString().split('\n').filter((l) => l !== '' && !l.startsWith('\\ read {'));
     };
     return { linewise: out([...lwArgv, ...a.linewise]), rg: out(a.rg), grep: out(a.grep, { LC_ALL: 'C' }) };
   };
