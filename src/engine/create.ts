@@ -12,12 +12,11 @@ import { fsPath } from '../core/path-names.js';
 import type { PatchResult } from '../core/patcher.js';
 import { checkpoint } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
-import { type Confinement, PinnedDir } from '../io/confine.js';
+import type { Confinement } from '../io/confine.js';
 import { pinTarget, resolveTarget, unpinTarget } from '../io/edit-target.js';
-import { fileError } from '../io/input.js';
 import { realPath } from '../io/real-path.js';
 import { codecFor } from '../io/encodings/decoding.js';
-import { existsError, taken, writeNewFile } from '../io/new-file.js';
+import { existsError, taken, writeNewFileIn } from '../io/new-file.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
 import type { FileReceipt, ReplaceResult } from './apply.js';
 import { toLine } from './results.js';
@@ -91,7 +90,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
     const signal = v.optionalSignal(o.signal);
     if (!dryRun) {
       await checkpoint(signal);
-      if (target === undefined) createIn(real, given, bytes, confine, o.writeFn);
+      if (target === undefined) writeNewFileIn(real, given, bytes, confine, o.writeFn);
       else {
         const temp = TempFile.create(target, o.writeFn);
         try {
@@ -167,23 +166,3 @@ function holds(real: string, bytes: Uint8Array, confine: Confinement | undefined
   }
 }
 
-/**
- * Writes the new file `real`; confined, through its directory opened and checked (a directory
- * that does not exist is left to writeNewFile, which names it).
- */
-function createIn(real: string, given: string, bytes: Uint8Array, confine: Confinement | undefined, writeFn: WriteFn | undefined): void {
-  if (confine === undefined) return writeNewFile(real, given, bytes, writeFn);
-  let dir: PinnedDir;
-  try {
-    dir = PinnedDir.open(realPath(path.dirname(real)), confine, given);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return writeNewFile(real, given, bytes, writeFn);
-    throw e instanceof LinewiseError ? e : fileError(e, given);
-  }
-  try {
-    writeNewFile(dir.join(path.basename(real)), given, bytes, writeFn);
-  } finally {
-    dir.close();
-  }
-}

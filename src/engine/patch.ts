@@ -20,7 +20,7 @@ import { commitAll } from '../io/commit.js';
 import type { Confinement } from '../io/confine.js';
 import { type EditTarget, examineTarget, pinTarget, sameFile, targetPath, unpinTarget } from '../io/edit-target.js';
 import { lock, unlock } from '../io/lock.js';
-import { taken, writeNewFile } from '../io/new-file.js';
+import { makeDirIn, taken, writeNewFileIn } from '../io/new-file.js';
 import { realPath } from '../io/real-path.js';
 import { syncDir, TempFile, type WriteFn } from '../io/temp-file.js';
 import type { FileReceipt } from './apply.js';
@@ -220,7 +220,7 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
     await Promise.all(sealing);
     sealing.length = 0;
     if (failures.length > 0) throw new PatchFailedError(failures);
-    if (writing) await commit(works, signal);
+    if (writing) await commit(works, o.confine, signal);
   } catch (e) {
     // no descriptor is closed under a flush still running
     await Promise.allSettled(sealing);
@@ -494,20 +494,20 @@ function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[])
  * meanwhile), then the changed files renamed over theirs (locked, checked unchanged), then
  * removals (locked, checked unchanged). A failure before the renames undoes the new files.
  */
-async function commit(works: readonly FileWork[], signal: AbortSignal | undefined): Promise<void> {
+async function commit(works: readonly FileWork[], confine: Confinement | undefined, signal: AbortSignal | undefined): Promise<void> {
   const created: string[] = [];
   const madeDirs: string[] = [];
   try {
     for (const w of works) {
       if (!w.create) continue;
+      // under a confinement, each made and written through its parent opened and checked inside it
       for (const d of missingDirs(path.dirname(w.create.real))) {
-        fs.mkdirSync(fsPath(d));
+        makeDirIn(d, w.create.given, confine);
         madeDirs.push(d);
       }
       await checkpoint(signal);
-      writeNewFile(w.create.real, w.create.given, w.create.bytes);
+      writeNewFileIn(w.create.real, w.create.given, w.create.bytes, confine, undefined, w.create.mode);
       created.push(w.create.real);
-      if (w.create.mode !== undefined) fs.chmodSync(fsPath(w.create.real), w.create.mode & 0o7777);
     }
     await checkpoint(signal);
     await commitAll(

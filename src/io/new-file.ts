@@ -5,7 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError } from '../core/errors.js';
 import { fsPath, quotePath } from '../core/path-names.js';
+import { type Confinement, PinnedDir } from './confine.js';
 import { fileError } from './input.js';
+import { realPath } from './real-path.js';
 import { besideName, syncDir, trackTemp, unlinkQuietly, type WriteFn } from './temp-file.js';
 
 /** The error for a name that is taken (exit 3: the caller believed there was no file). */
@@ -13,12 +15,16 @@ export function existsError(given: string): LinewiseError {
   return new LinewiseError('exists', 'already exists; nothing was written (edit it, or give --force to replace it whole)', given, Exit.stale);
 }
 
+/** For tests only: called as a new file is about to be written, so a test can swap its directory then. */
+export const newFileTestHooks: { beforeWrite?: (real: string) => void } = {};
+
 /**
- * Writes `bytes` as the new file `real` (`given` in messages): mode from the umask (0666 masked),
- * owned by the caller. The parent directory must exist. Throws `exists` (exit 3) when the name is
- * taken, before or during the write; nothing is left behind on any failure.
+ * Writes `bytes` as the new file `real` (`given` in messages): mode from the umask (0666 masked)
+ * unless `mode` is given (set before the file has its name), owned by the caller. The parent
+ * directory must exist. Throws `exists` (exit 3) when the name is taken, before or during the
+ * write; nothing is left behind on any failure.
  */
-export function writeNewFile(real: string, given: string, bytes: Uint8Array, writeFn: WriteFn = fs.writeSync): void {
+export function writeNewFile(real: string, given: string, bytes: Uint8Array, writeFn: WriteFn = fs.writeSync, mode?: number): void {
   const dir = path.dirname(real);
   try {
     if (!fs.statSync(fsPath(dir)).isDirectory()) throw new LinewiseError('enotdir', `${quotePath(dir)} is not a directory`, given);
@@ -36,6 +42,7 @@ export function writeNewFile(real: string, given: string, bytes: Uint8Array, wri
     fd = fs.openSync(fsPath(temp), O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o666);
     trackTemp(entry);
     for (let at = 0; at < bytes.length; ) at += writeFn(fd, bytes, at, bytes.length - at);
+    if (mode !== undefined) fs.fchmodSync(fd, mode & 0o7777);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
@@ -47,6 +54,41 @@ export function writeNewFile(real: string, given: string, bytes: Uint8Array, wri
     if (fd !== undefined) fs.closeSync(fd);
     unlinkQuietly(temp);
     trackTemp(entry, false);
+  }
+}
+
+/**
+ * {@link writeNewFile} under a confinement (a server's roots): through the directory opened and
+ * checked inside it, so a directory swapped for a link to elsewhere after the path was checked
+ * is refused, never written through. A directory that does not exist is left to writeNewFile,
+ * which names it.
+ */
+export function writeNewFileIn(real: string, given: string, bytes: Uint8Array, confine: Confinement | undefined, writeFn?: WriteFn, mode?: number): void {
+  newFileTestHooks.beforeWrite?.(real);
+  if (confine === undefined) return writeNewFile(real, given, bytes, writeFn, mode);
+  let dir: PinnedDir;
+  try {
+    dir = PinnedDir.open(realPath(path.dirname(real)), confine, given);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return writeNewFile(real, given, bytes, writeFn, mode);
+    throw e instanceof LinewiseError ? e : fileError(e, given);
+  }
+  try {
+    writeNewFile(dir.join(path.basename(real)), given, bytes, writeFn, mode);
+  } finally {
+    dir.close();
+  }
+}
+
+/** Makes the directory `dir` (its parent exists); under a confinement, in its parent opened and checked inside it. */
+export function makeDirIn(dir: string, given: string, confine: Confinement | undefined): void {
+  if (confine === undefined) return fs.mkdirSync(fsPath(dir));
+  const parent = PinnedDir.open(realPath(path.dirname(dir)), confine, given);
+  try {
+    fs.mkdirSync(fsPath(parent.join(path.basename(dir))));
+  } finally {
+    parent.close();
   }
 }
 
