@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../src/cli/program.js';
+import { buildProgram, invokedCommand } from '../src/cli/program.js';
 import { MAX_TIMEOUT as ENGINE_MAX_TIMEOUT } from '../src/engine/search-bounds.js';
 import { DEFAULT_CACHE_MIB as IO_CACHE_MIB } from '../src/io/cache-budget.js';
 import { checkGiven, checkOptions, toolArguments } from '../src/surface/check.js';
@@ -17,10 +17,11 @@ import { TOOLS } from '../src/surface/tools.js';
 import { longFlag, mcpWords, cliWords, libraryWords } from '../src/surface/words.js';
 import { run } from './helpers.js';
 
-const program = (): Command =>
+const program = (only?: string): Command =>
   buildProgram(
     { context: async () => { throw new Error('not run'); }, writing: async () => { throw new Error('not run'); }, status: () => {} },
     { writeOut: () => {}, writeErr: () => {} },
+    only,
   );
 
 describe('the command line is the declaration', () => {
@@ -39,6 +40,19 @@ describe('the command line is the declaration', () => {
       expect(cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}${a.variadic ? '...' : ''}]`))).toEqual(spec.args.map((a) => a.cli));
     });
   }
+
+  it('a run builds only the command it invokes, and lists every command as the whole program does', () => {
+    expect([invokedCommand(['readlines', 'f', '1']), invokedCommand(['help', 'grep']), invokedCommand(['nope']), invokedCommand(['--help'])]).toEqual(['readlines', 'grep', undefined, undefined]);
+    const whole = program();
+    for (const spec of COMMANDS) {
+      const one = program(spec.name);
+      expect(one.helpInformation()).toBe(whole.helpInformation());
+      const built = one.commands.filter((c) => c.description() !== '').map((c) => c.name());
+      expect(built).toEqual([spec.name]);
+      const cmd = (p: Command) => p.commands.find((c) => c.name() === spec.name)!;
+      expect(cmd(one).helpInformation()).toBe(cmd(whole).helpInformation());
+    }
+  });
 
   it('--help shows every declared option of a command, in the CLI words of its help', async () => {
     for (const spec of COMMANDS) {

@@ -9,7 +9,7 @@ import { Output } from '../io/output.js';
 import { type Io, OutputClosed, processIo } from '../io/streams.js';
 import { type ColorMode, styles } from './color.js';
 import { exitStatus } from './exit.js';
-import { buildProgram } from './program.js';
+import { buildProgram, invokedCommand } from './program.js';
 
 export { VERSION } from './program.js';
 
@@ -58,6 +58,7 @@ export async function main(given: string[], io: Io = processIo()): Promise<ExitC
         usageError = s.replace(/^error: /, '').trim();
       },
     },
+    invokedCommand(given),
   );
 
   let argv = given;

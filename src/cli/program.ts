@@ -4,7 +4,7 @@
 // command's adapter in src/commands. The adapters of grep, replace, patch, mcp and encodings are
 // imported by their actions: a readlines or a page never loads them.
 
-import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
+import { Command, Help, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Context } from '../commands/context.js';
 import { page } from '../commands/page.js';
@@ -124,7 +124,7 @@ function byKey(spec: CommandSpec, raw: Record<string, unknown>, attr: (key: stri
  * The whole command line, its actions bound to `runner`; help and errors go through `output`.
  * The grammar is the surface's; nothing here is per option.
  */
-export function buildProgram(runner: Runner, output: OutputConfiguration): Command {
+export function buildProgram(runner: Runner, output: OutputConfiguration, only?: string): Command {
   const program = new Command('linewise')
     .description('Line-precise file access: read, search and patch lines without touching line endings or bytes.')
     .version(VERSION, '-V, --version')
@@ -133,10 +133,16 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     .configureOutput(output) // before the subcommands, which inherit it
     .showSuggestionAfterError(true)
     .allowExcessArguments(false)
-    .addHelpText('after', EXAMPLES.main);
+    .addHelpText('after', EXAMPLES.main)
+    // the list of commands is the surface's, whether or not a command was built
+    .configureHelp({ subcommandTerm: (cmd) => commandTerm(cmd) });
 
   for (const spec of COMMANDS) {
-    const cmd = program.command(spec.name).summary(spec.summary).description(render(spec.description, spec, 'cli'));
+    const cmd = program.command(spec.name).summary(spec.summary);
+    // Only the command this run invokes is built whole (its options, parsers, help): building
+    // every command's was most of linewise's own start-up. The others are names in the list.
+    if (only !== undefined && spec.name !== only) continue;
+    cmd.description(render(spec.description, spec, 'cli'));
     // -h is grep's --no-filename (as in grep): help is --help alone there
     if (spec.options.some((o) => /(^|[ ,])-h\b/.test(o.cli ?? ''))) cmd.helpOption('--help', 'display help for command');
     for (const a of spec.args) cmd.argument(a.cli, render(a.help, spec, 'cli'));
@@ -170,6 +176,20 @@ export function buildProgram(runner: Runner, output: OutputConfiguration): Comma
     if (typeof name === 'string') await loadEncoding(name);
   });
   return program;
+}
+
+/** The command the arguments invoke (`help NAME`: NAME), when it is one of linewise's: the only one main builds. */
+export function invokedCommand(argv: readonly string[]): string | undefined {
+  const name = argv[0] === 'help' ? argv[1] : argv[0];
+  return COMMANDS.some((s) => s.name === name) ? name : undefined;
+}
+
+/** A command as the top-level help lists it: `name [options] <args>`, from its declaration. */
+function commandTerm(cmd: Command): string {
+  const spec = COMMANDS.find((s) => s.name === cmd.name());
+  if (spec === undefined) return new Help().subcommandTerm(cmd);
+  const options = spec.options.some((o) => o.cli !== undefined) ? ' [options]' : '';
+  return `${spec.name}${options}${spec.args.map((a) => ` ${a.cli}`).join('')}`;
 }
 
 function specOption(spec: CommandSpec, key: string): OptionSpec {
