@@ -321,7 +321,7 @@ function waitedTooLong(state: LockState, lockFile: string, target: EditTarget, w
   if (state.pid !== undefined) {
     return new LinewiseError(
       'locked',
-      `another linewise (pid ${state.pid}) has held the lock ${file} for ${secs} s; nothing was written. Retry later; if pid ${state.pid} is not a linewise editing this file, remove ${file} and retry`,
+      `another linewise (pid ${state.pid}) has held the lock ${file} for ${secs} s; nothing was written. Retry later; if pid ${state.pid} is not a linewise editing files in this directory, remove ${file} and retry`,
       target.given,
       Exit.stale,
     );

@@ -141,7 +141,7 @@ describe('lock', () => {
     expect(e).toBeInstanceOf(LinewiseError);
     expect([(e as LinewiseError).code, (e as LinewiseError).exitCode]).toEqual(['locked', 3]);
     expect((e as LinewiseError).message).toBe(
-      `another linewise (pid ${process.pid}) has held the lock ${fs.realpathSync(l)} for 0.03 s; nothing was written. Retry later; if pid ${process.pid} is not a linewise editing this file, remove ${fs.realpathSync(l)} and retry`,
+      `another linewise (pid ${process.pid}) has held the lock ${fs.realpathSync(l)} for 0.03 s; nothing was written. Retry later; if pid ${process.pid} is not a linewise editing files in this directory, remove ${fs.realpathSync(l)} and retry`,
     );
     expect(fs.readdirSync(d).sort()).toEqual(['.linewise.lock', 'f']); // nothing of ours left
   });
@@ -181,7 +181,7 @@ describe('lock', () => {
     plantLock(d, process.pid);
     const e = await lock(resolveTarget(path.join(d, 'f'), d), undefined, 10).catch((x: unknown) => x);
     const shown = `"${fs.realpathSync(d).replace('\n', '\\n')}/.linewise.lock"`;
-    expect((e as LinewiseError).message).toBe(`another linewise (pid ${process.pid}) has held the lock ${shown} for 0.01 s; nothing was written. Retry later; if pid ${process.pid} is not a linewise editing this file, remove ${shown} and retry`);
+    expect((e as LinewiseError).message).toBe(`another linewise (pid ${process.pid}) has held the lock ${shown} for 0.01 s; nothing was written. Retry later; if pid ${process.pid} is not a linewise editing files in this directory, remove ${shown} and retry`);
   });
 
   it('is the directory\'s: one short name for every file in it, whatever their names, another in another directory', async () => {
