@@ -83,7 +83,22 @@ async function renameAll(temps: readonly TempFile[]): Promise<void> {
   }
   // Durable first, then the originals go: a crash in between leaves extra names, never a loss.
   await syncDirs(new Set(temps.map((t) => targetDir(t.target))));
-  for (const r of done) if (r.original !== undefined) unlinkQuietly(r.original);
+  await unlinkQuietlyAll(done.flatMap((r) => (r.original === undefined ? [] : [r.original])));
+}
+
+/**
+ * Removes the kept originals on libuv's thread pool, a few at once: each is the last name of a
+ * replaced file, so its removal frees the inode and its blocks (the commit's dearest step after
+ * the renames; a 500-file patch spent a sixth of its time here, one after another).
+ */
+async function unlinkQuietlyAll(names: string[]): Promise<void> {
+  const worker = async (): Promise<void> => {
+    for (let n = names.pop(); n !== undefined; n = names.pop()) {
+      const name = n;
+      await new Promise<void>((resolve) => fs.unlink(fsPath(name), () => resolve())); // as unlinkQuietly: gone already is fine
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
 }
 
 /** A hard link to the target as it is, beside it: the undo of its rename while the batch goes on. */
