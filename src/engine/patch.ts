@@ -11,7 +11,7 @@ import { splitLines } from '../core/lines.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
 import { FileLines, lineKey } from '../core/patch/file-lines.js';
 import { locateHunks, type Placement } from '../core/patch/locate.js';
-import { type FilePatch, type Hunk, parsePatch } from '../core/patch/parse.js';
+import { type FilePatch, type Hunk, parsePatch, withLines } from '../core/patch/parse.js';
 import { sideOf } from '../core/patch/types.js';
 import { fsPath, quotePath } from '../core/path-names.js';
 import { RECEIPT_CONTEXT, type ReceiptEdit, type Shift } from '../core/receipt-regions.js';
@@ -134,9 +134,8 @@ export class PatchFailedError extends LinewiseError {
   }
 }
 
-/** One file's plan: what to read, check and write. */
+/** One file's plan: what to read, check and write (not its hunks: they are dropped once it is planned). */
 interface FileWork {
-  fp: FilePatch;
   report: PatchedFile;
   /** the changed file's temporary file */
   temp?: TempFile;
@@ -244,8 +243,10 @@ interface PlanOptions {
 }
 
 /** Plans one file: located, its new content in a temporary file (when writing); failures collected. */
-function planFile(fp: FilePatch, oldP: SafePath | undefined, newP: SafePath | undefined, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
-  const shown = fp.newPath ?? fp.oldPath!;
+function planFile(shell: FilePatch, oldP: SafePath | undefined, newP: SafePath | undefined, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+  const shown = shell.newPath ?? shell.oldPath!;
+  // this file's hunk lines, read from the patch now and garbage once it is planned
+  const fp = withLines(shell);
   try {
     switch (fp.action) {
       case 'create':
@@ -301,16 +302,16 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   if (p.exists) {
     // already there with this very content: applied before
     const r = readForPatch(p.real, p.given, o.encoding);
-    if (sameLines(r.file, content)) return { fp, report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    if (sameLines(r.file, content)) return { report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
     return fail(failures, p.given, fp.hunks[0] ?? { header: 'new file', patchLine: fp.patchLine }, 'the patch creates it, but a different file is there already');
   }
   const bytes = o.encoding === undefined ? content : bytesToWrite({ bom: Buffer.alloc(0), codec: codecFor(o.encoding) }, content);
   const rep = report(fp, p.given, 'applied', true, { linesAfter: lines, hunks, ...(o.dryRun ? { diff: diffOf(null, p.given, Buffer.alloc(0), content) } : {}) });
-  return { fp, report: rep, create: { real: p.real, given: p.given, bytes, ...(fp.newMode !== undefined ? { mode: fp.newMode } : {}) } };
+  return { report: rep, create: { real: p.real, given: p.given, bytes, ...(fp.newMode !== undefined ? { mode: fp.newMode } : {}) } };
 }
 
 function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
-  if (!p.exists) return { fp, report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
+  if (!p.exists) return { report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
   const target = examineTarget(p.given, p.real);
   pin(target, o);
   const r = readForPatch(targetPath(target), p.given, o.encoding);
@@ -329,7 +330,7 @@ function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
     hunks: fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 1, oldLines: r.file.length, newStart: 0, newLines: 0 })),
     ...(o.dryRun ? { diff: diffOf(p.given, null, r.file.text, Buffer.alloc(0)) } : {}),
   });
-  return { fp, report: rep, target, remove: { real: target.real, name: p.name, given: p.given, stat: r.stat, target } };
+  return { report: rep, target, remove: { real: target.real, name: p.name, given: p.given, stat: r.stat, target } };
 }
 
 function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
@@ -354,7 +355,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   let mode: number | undefined;
   if (fp.newMode !== undefined && (Number(r.stat.mode) & 0o111) !== (fp.newMode & 0o111)) mode = (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111);
   if (fp.maybeDelete && changed && content.length === 0) {
-    return { fp, target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.file.length, hunks, ...(o.dryRun ? { diff: diffOf(at.given, null, r.file.text, content) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
+    return { target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.file.length, hunks, ...(o.dryRun ? { diff: diffOf(at.given, null, r.file.text, content) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
   }
   const rep = report(fp, at.given, changed || mode !== undefined ? 'applied' : 'already', changed || mode !== undefined, {
     linesBefore: r.file.length,
@@ -363,7 +364,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     ...(o.dryRun && changed ? { diff: diffOf(at.given, at.given, r.file.text, content) } : {}),
     ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks) } : {}),
   });
-  const w: FileWork = { fp, report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
+  const w: FileWork = { report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
   // once a hunk failed nothing will be written: no more temporary files are made
   if (changed && o.writing && failures.length === 0) {
     // created, written and flushed to disk while the next files are planned (applyPatch waits for it)
@@ -387,7 +388,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     const r = readForPatch(to.real, to.given, o.encoding);
     const result = patchLines(fp, to.given, r, o, []);
     if (result === undefined || result.changed) return fail(failures, to.given, first, `the patch renames ${quotePath(from.given)} to it, but ${quotePath(from.given)} is gone and it is not the renamed file`);
-    return { fp, report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.file.length, linesAfter: r.file.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    return { report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.file.length, linesAfter: r.file.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
   }
   if (to.exists) return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
   const t = examineTarget(from.given, from.real);
@@ -407,7 +408,6 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? diffOf(from.given, to.given, r.file.text, result.content) : Buffer.alloc(0)]) } : {}),
   });
   return {
-    fp,
     report: rep,
     target: t,
     create: { real: to.real, given: to.given, bytes: bytesToWrite(r, result.content), mode },

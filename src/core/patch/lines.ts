@@ -12,8 +12,10 @@ export class PatchLine {
   private decoded: string | undefined;
 
   constructor(
-    private readonly patch: Buffer,
-    private readonly start: number,
+    /** the patch the line is in */
+    readonly patch: Buffer,
+    /** where the line starts in it */
+    readonly start: number,
     private readonly end: number,
     /** the line ended "\r\n" in the patch */
     readonly crlf: boolean,

@@ -6,7 +6,7 @@ import { BEGIN, parseEnvelope } from './envelope.js';
 import { badPatch, patchLines } from './lines.js';
 import type { FilePatch, ParsedPatch } from './types.js';
 import { reverseHunk } from './types.js';
-import { parseUnified } from './unified.js';
+import { hunkLines, parseUnified } from './unified.js';
 
 export type { FileAction, FilePatch, Hunk, HunkLine, ParsedPatch } from './types.js';
 
@@ -44,6 +44,21 @@ export function parsePatch(patch: Buffer, o: ParseOptions = {}): ParsedPatch {
     if (del) throw badPatch(del.patchLine, 'an envelope\'s "*** Delete File" does not hold the file\'s lines, so -R cannot bring it back', `*** Delete File: ${del.oldPath}`);
   }
   return o.reverse ? { ...parsed, files: parsed.files.map(reverseFile) } : parsed;
+}
+
+/**
+ * The file's patch with its hunks' lines read from the patch (a unified diff leaves them there
+ * until the file is planned: see HunkSource); the caller drops it once the file is planned.
+ */
+export function withLines(f: FilePatch): FilePatch {
+  if (!f.hunks.some((h) => h.source !== undefined)) return f;
+  return {
+    ...f,
+    hunks: f.hunks.map((h) => {
+      const { source: _, ...rest } = h;
+      return { ...rest, lines: hunkLines(h) };
+    }),
+  };
 }
 
 /** A file's patch undone: a creation becomes a deletion, a rename goes back, each hunk reversed. */

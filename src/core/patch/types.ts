@@ -13,6 +13,21 @@ export interface HunkLine {
   crlf?: boolean;
 }
 
+/**
+ * Where a hunk's lines are in the patch, when they were not kept: a unified diff is parsed whole
+ * (every path and count checked before anything is read), but each hunk's lines are read again
+ * only when its file is planned ({@link withLines} in parse.ts), so a patch of thousands of files
+ * holds one file's lines at a time, not all of them (5 bytes of heap a byte of patch).
+ */
+export interface HunkSource {
+  patch: Buffer;
+  /** the byte its `@@` line starts at, and the byte after its last line */
+  start: number;
+  end: number;
+  /** -R: its removed and added lines swap when they are read */
+  reversed: boolean;
+}
+
 /** One hunk of one file. */
 export interface Hunk {
   /** as messages show it: the `@@ ... @@` line, or the envelope's `@@ context` line */
@@ -22,7 +37,9 @@ export interface Hunk {
   /** unified diffs: where the old and new sides start (1-based; 0 for an empty side); envelopes: undefined */
   oldStart?: number;
   newStart?: number;
+  /** its lines; empty while they stay in the patch (`source`) */
   lines: HunkLine[];
+  source?: HunkSource;
   /** `\ No newline at end of file` after the last line of the old side / the new side */
   oldNoNewline: boolean;
   newNoNewline: boolean;
@@ -72,11 +89,17 @@ export function sideOf(h: Hunk, side: 'old' | 'new'): HunkLine[] {
   return h.lines.filter((l) => l.op !== drop);
 }
 
+/** A hunk line of the patch undone: removed becomes added and added removed. */
+export function flipped(l: HunkLine): HunkLine {
+  return l.op === ' ' ? l : { ...l, op: l.op === '-' ? '+' : '-' };
+}
+
 /** The hunk undone: removed and added lines swap, and so do the sides' starts and final-newline marks. */
 export function reverseHunk(h: Hunk): Hunk {
   return {
     ...h,
-    lines: h.lines.map((l) => (l.op === ' ' ? l : { ...l, op: l.op === '-' ? '+' : '-' })),
+    lines: h.lines.map(flipped),
+    ...(h.source ? { source: { ...h.source, reversed: !h.source.reversed } } : {}),
     ...(h.oldStart !== undefined ? { oldStart: h.newStart!, newStart: h.oldStart } : {}),
     oldNoNewline: h.newNoNewline,
     newNoNewline: h.oldNoNewline,

@@ -5,8 +5,8 @@
 
 import { LinewiseError } from '../errors.js';
 import { pathFromBytes, unquotePath } from '../path-names.js';
-import { badPatch, type PatchLine } from './lines.js';
-import type { FilePatch, Hunk, HunkLine } from './types.js';
+import { badPatch, type PatchLine, patchLines } from './lines.js';
+import { type FilePatch, flipped, type Hunk, type HunkLine } from './types.js';
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 const DEV_NULL = '/dev/null';
@@ -73,7 +73,8 @@ export function parseUnified(lines: readonly PatchLine[], o: UnifiedOptions): Fi
     }
     if (t.startsWith('@@ ') || t === '@@') {
       if (cur === undefined || cur.minus === undefined) throw badPatch(i + 1, 'a hunk before any file header (--- and +++)', t);
-      const { hunk, next } = readHunk(lines, i);
+      // its lines stay in the patch until its file is planned (types.ts, HunkSource)
+      const { hunk, next } = readHunk(lines, i, false);
       cur.hunks.push(hunk);
       i = next;
       continue;
@@ -88,7 +89,7 @@ export function parseUnified(lines: readonly PatchLine[], o: UnifiedOptions): Fi
 }
 
 /** The hunk starting at line `at` (its `@@` line) and the index of the line after it. */
-function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: number } {
+function readHunk(lines: readonly PatchLine[], at: number, keep: boolean): { hunk: Hunk; next: number } {
   const header = lines[at]!.text;
   const m = HUNK.exec(header);
   if (m === null) throw badPatch(at + 1, 'a hunk header that is not "@@ -START,COUNT +START,COUNT @@"', header);
@@ -96,11 +97,15 @@ function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: 
   let newLeft = m[4] === undefined ? 1 : Number(m[4]);
   const hunk: Hunk = { header: header.replace(/^(@@ [^@]* @@).*$/, '$1'), patchLine: at + 1, oldStart: Number(m[1]), newStart: Number(m[3]), lines: [], oldNoNewline: false, newNoNewline: false };
   let i = at + 1;
-  let last: HunkLine | undefined;
+  let last: HunkLine['op'] | undefined;
+  // kept lines before the first change and after the last (for the binding)
+  let leading = 0;
+  let trailing = 0;
+  let changes = false;
   const marker = () => {
     if (last === undefined) throw badPatch(i + 1, '"\\ No newline at end of file" before any line of the hunk');
-    if (last.op !== '+') hunk.oldNoNewline = true;
-    if (last.op !== '-') hunk.newNoNewline = true;
+    if (last !== '+') hunk.oldNoNewline = true;
+    if (last !== '-') hunk.newNoNewline = true;
   };
   while (oldLeft > 0 || newLeft > 0) {
     const line = lines[i];
@@ -117,8 +122,13 @@ function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: 
     if (op !== '+') oldLeft--;
     if (op !== '-') newLeft--;
     if (oldLeft < 0 || newLeft < 0) throw badPatch(i + 1, `the hunk ${hunk.header} has more lines than its header counts`, line.text);
-    last = { op, text: line.body(), crlf: line.crlf };
-    hunk.lines.push(last);
+    last = op;
+    if (op !== ' ') {
+      changes = true;
+      trailing = 0;
+    } else if (changes) trailing++;
+    else leading++;
+    if (keep) hunk.lines.push({ op, text: line.body(), crlf: line.crlf });
     i++;
   }
   while (lines[i]?.first === 0x5c) {
@@ -131,8 +141,17 @@ function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: 
   if (after !== undefined && /^[-+]/.test(after.text) && !/^-- ?$/.test(after.text) && !(after.text.startsWith('--- ') && lines[i + 1]?.text.startsWith('+++ '))) {
     throw badPatch(i + 1, `a hunk line past the ${m[2] ?? 1} old and ${m[4] ?? 1} new lines the header ${hunk.header} counts`, after.text);
   }
-  bindings(hunk);
+  bindings(hunk, leading, trailing);
+  if (!keep) hunk.source = { patch: lines[at]!.patch, start: lines[at]!.start, end: lines[i]?.start ?? lines[at]!.patch.length, reversed: false };
   return { hunk, next: i };
+}
+
+/** A hunk's lines: its own, or read again from the patch where parseUnified left them. */
+export function hunkLines(h: Hunk): HunkLine[] {
+  const s = h.source;
+  if (s === undefined) return h.lines;
+  const { lines } = readHunk(patchLines(s.patch.subarray(s.start, s.end)), 0, true).hunk;
+  return s.reversed ? lines.map(flipped) : lines;
 }
 
 /**
@@ -140,11 +159,7 @@ function readHunk(lines: readonly PatchLine[], at: number): { hunk: Hunk; next: 
  * file's first line (as does one stated at line 1); with less after than before, it ends at
  * the file's last line. A hunk with no context at all (diff -U0) binds to nothing.
  */
-function bindings(h: Hunk): void {
-  let leading = 0;
-  while (leading < h.lines.length && h.lines[leading]!.op === ' ') leading++;
-  let trailing = 0;
-  while (trailing < h.lines.length - leading && h.lines[h.lines.length - 1 - trailing]!.op === ' ') trailing++;
+function bindings(h: Hunk, leading: number, trailing: number): void {
   if (leading === 0 && trailing === 0) return;
   if (leading < trailing || h.oldStart! <= 1) h.bindStart = true;
   if (trailing < leading) h.bindEnd = true;
