@@ -44,13 +44,66 @@ export interface GuardRecord {
   hashes: Uint32Array;
 }
 
+/** The first chunk of a file's record holds this many entries; each next one four times more, up to CHUNK_MAX. */
+const CHUNK_MIN = 16;
+const CHUNK_MAX = 1 << 16;
+
 /**
- * The guard of the rows a reader prints, per file in the order first met: the lines as runs and
- * one hash a row. `add` each row as printed; `lines()` gives the trailer, or nothing past
- * {@link GUARD_MAX_ROWS} (then `overflowed` is set).
+ * Numbers appended one by one into typed arrays that grow by adding an array, never by copying
+ * one into a larger one: a million rows leave no doubled arrays behind as garbage (they made a
+ * reader of a million rows peak at three times the memory of its rows).
+ */
+class Chunks<T extends Uint8Array | Uint32Array> {
+  readonly chunks: T[] = [];
+  /** entries used in the last chunk */
+  used = 0;
+
+  constructor(private readonly make: (n: number) => T) {}
+
+  push(v: number): void {
+    let last = this.chunks[this.chunks.length - 1];
+    if (last === undefined || this.used === last.length) {
+      last = this.make(last === undefined ? CHUNK_MIN : Math.min(CHUNK_MAX, last.length * 4));
+      this.chunks.push(last);
+      this.used = 0;
+    }
+    last[this.used++] = v;
+  }
+
+  /** Calls `visit` with each number in turn (a loop, not a generator: no object per number). */
+  forEach(visit: (v: number) => void): void {
+    const n = this.chunks.length;
+    for (let c = 0; c < n; c++) {
+      const chunk = this.chunks[c]!;
+      const end = c === n - 1 ? this.used : chunk.length;
+      for (let i = 0; i < end; i++) visit(chunk[i]!);
+    }
+  }
+}
+
+/**
+ * One file's guarded rows: each line as its distance from the one before (a variable-length
+ * integer, seven bits a byte: rows that follow each other cost a byte each) and its hash.
+ */
+interface FileGuard {
+  gaps: Chunks<Uint8Array>;
+  hashes: Chunks<Uint32Array>;
+  last: number;
+}
+
+/** Characters of trailer text given out at once: pieces that fit an output buffer without a copy. */
+const PIECE_CHARS = 8192;
+
+const HEX = Buffer.from('0123456789abcdef');
+
+/**
+ * The guard of the rows a reader prints, per file in the order first met: the lines and one hash
+ * a row. `add` each row as printed; `write` gives the trailer, or nothing past
+ * {@link GUARD_MAX_ROWS} (then `overflowed` is set). About 5 bytes a row are kept; the trailer is
+ * written piece by piece, never made whole (8 hex digits a row, 8 MB for a million).
  */
 export class GuardLog {
-  private readonly files = new Map<string, { runs: number[]; hashes: Uint32Array; count: number }>();
+  private readonly files = new Map<string, FileGuard>();
   private rows = 0;
   overflowed = false;
 
@@ -64,36 +117,84 @@ export class GuardLog {
       return;
     }
     let f = this.files.get(path);
-    if (f === undefined) this.files.set(path, (f = { runs: [], hashes: new Uint32Array(16), count: 0 }));
-    const runs = f.runs;
-    const lastEnd = runs.length > 0 ? runs[runs.length - 1]! : -1;
-    if (line <= lastEnd) return; // a line printed twice (never by the readers): guarded once
-    if (line === lastEnd + 1) runs[runs.length - 1] = line;
-    else runs.push(line, line);
-    if (f.count === f.hashes.length) {
-      const grown = new Uint32Array(f.hashes.length * 2);
-      grown.set(f.hashes);
-      f.hashes = grown;
+    if (f === undefined) this.files.set(path, (f = { gaps: new Chunks((n) => new Uint8Array(n)), hashes: new Chunks((n) => new Uint32Array(n)), last: 0 }));
+    if (line <= f.last) return; // a line printed twice (never by the readers): guarded once
+    let gap = line - f.last;
+    f.last = line;
+    while (gap >= 0x80) {
+      f.gaps.push((gap % 0x80) | 0x80);
+      gap = Math.floor(gap / 0x80);
     }
-    f.hashes[f.count++] = hash;
+    f.gaps.push(gap);
+    f.hashes.push(hash);
   }
 
   get empty(): boolean {
     return this.files.size === 0;
   }
 
+  /** Gives the trailer to `put` in pieces of about PIECE_CHARS characters at most; each file's line ends with "\n". */
+  write(put: (piece: string) => void): void {
+    for (const [path, f] of this.files) writeFile(path, f, put);
+  }
+
   /** The trailer lines, each ending with "\n" (none when nothing was guarded). */
   lines(): string[] {
-    const out: string[] = [];
-    for (const [path, f] of this.files) {
-      const lines: string[] = [];
-      for (let i = 0; i < f.runs.length; i += 2) lines.push(f.runs[i] === f.runs[i + 1] ? String(f.runs[i]) : `${f.runs[i]}-${f.runs[i + 1]}`);
-      let hash = '';
-      for (let k = 0; k < f.count; k++) hash += f.hashes[k]!.toString(16).padStart(GUARD_HASH_DIGITS, '0');
-      out.push(`${GUARD_PREFIX}${JSON.stringify({ path, lines: lines.join(','), hash })}\n`);
-    }
-    return out;
+    return [...this.files].map(([path, f]) => {
+      let line = '';
+      writeFile(path, f, (piece) => (line += piece));
+      return line;
+    });
   }
+}
+
+/**
+ * One file's trailer line, `\ read {"path":…,"lines":"1-3,7","hash":"…"}\n`, given to `put` in
+ * pieces: what JSON.stringify gives (the lines and the hash need no escapes), never made whole.
+ */
+function writeFile(path: string, f: FileGuard, put: (piece: string) => void): void {
+  put(`${GUARD_PREFIX}{"path":${JSON.stringify(path)},"lines":"`);
+  let text = '';
+  // the run of lines being read, and the line being decoded from its gap (7 bits a byte)
+  let from = -1;
+  let to = -1;
+  let prev = 0;
+  let gap = 0;
+  let scale = 1;
+  f.gaps.forEach((b) => {
+    gap += (b & 0x7f) * scale;
+    if (b & 0x80) {
+      scale *= 0x80;
+      return;
+    }
+    const line = (prev += gap);
+    gap = 0;
+    scale = 1;
+    if (from >= 0 && line === to + 1) {
+      to = line;
+      return;
+    }
+    if (from >= 0) {
+      text += from === to ? `${from},` : `${from}-${to},`;
+      if (text.length >= PIECE_CHARS) {
+        put(text);
+        text = '';
+      }
+    }
+    from = to = line;
+  });
+  if (from >= 0) text += from === to ? `${from}` : `${from}-${to}`;
+  put(`${text}","hash":"`);
+  const hex = Buffer.allocUnsafe(PIECE_CHARS);
+  let at = 0;
+  f.hashes.forEach((h) => {
+    for (let shift = 28; shift >= 0; shift -= 4) hex[at++] = HEX[(h >>> shift) & 0xf]!;
+    if (at === PIECE_CHARS) {
+      put(hex.toString('latin1', 0, at));
+      at = 0;
+    }
+  });
+  put(`${hex.toString('latin1', 0, at)}"}\n`);
 }
 
 /**
