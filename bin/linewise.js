@@ -13,9 +13,10 @@ const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
-// grep only: V8's young generation kept at its first size (src/cli/heap.ts says why; the
-// standalone binary calls that). Set before the bundle is compiled, and part of the cache's key.
-const heapFlag = process.argv[2] === 'grep' ? '--semi-space-growth-factor=1' : '';
+// grep only: V8's young generation kept at its first size, and no Maglev (src/cli/heap.ts says
+// why; the standalone binary calls that). Set before the bundle is compiled, and part of the
+// cache's key.
+const heapFlag = process.argv[2] === 'grep' ? '--semi-space-growth-factor=1 --no-maglev' : '';
 if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(heapFlag);
 
 /** dist/ scripts already run, by path: a file required twice is one module */
