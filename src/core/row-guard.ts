@@ -88,6 +88,8 @@ class Chunks<T extends Uint8Array | Uint32Array> {
 interface FileGuard {
   gaps: Chunks<Uint8Array>;
   hashes: Chunks<Uint32Array>;
+  /** rows guarded */
+  count: number;
   last: number;
 }
 
@@ -117,7 +119,7 @@ export class GuardLog {
       return;
     }
     let f = this.files.get(path);
-    if (f === undefined) this.files.set(path, (f = { gaps: new Chunks((n) => new Uint8Array(n)), hashes: new Chunks((n) => new Uint32Array(n)), last: 0 }));
+    if (f === undefined) this.files.set(path, (f = { gaps: new Chunks((n) => new Uint8Array(n)), hashes: new Chunks((n) => new Uint32Array(n)), count: 0, last: 0 }));
     if (line <= f.last) return; // a line printed twice (never by the readers): guarded once
     let gap = line - f.last;
     f.last = line;
@@ -127,6 +129,7 @@ export class GuardLog {
     }
     f.gaps.push(gap);
     f.hashes.push(hash);
+    f.count++;
   }
 
   get empty(): boolean {
@@ -185,7 +188,8 @@ function writeFile(path: string, f: FileGuard, put: (piece: string) => void): vo
   });
   if (from >= 0) text += from === to ? `${from}` : `${from}-${to}`;
   put(`${text}","hash":"`);
-  const hex = Buffer.allocUnsafe(PIECE_CHARS);
+  // a file of a few rows takes its digits' buffer from Node's pool: no allocation per file of a tree
+  const hex = Buffer.allocUnsafe(Math.min(PIECE_CHARS, f.count * GUARD_HASH_DIGITS));
   let at = 0;
   f.hashes.forEach((h) => {
     for (let shift = 28; shift >= 0; shift -= 4) hex[at++] = HEX[(h >>> shift) & 0xf]!;

@@ -8,7 +8,7 @@ import { finderFor } from '../core/finder-choice.js';
 import { LineScanner } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { RowLog } from '../core/row-log.js';
-import { LineSearcher } from '../core/searcher.js';
+import { lineGatherer, LineSearcher } from '../core/searcher.js';
 import { fileError, type InputSource } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
 import type { SearchSettings } from './grep-options.js';
@@ -58,6 +58,8 @@ function isFileProblem(e: unknown): boolean {
 export class FileSearch {
   private readonly scanner: LineScanner;
   private readonly finder: Finder | undefined;
+  /** long lines of every file gathered in one buffer (no garbage per long line) */
+  private readonly gatherer = lineGatherer();
   private readonly log = new RowLog();
   private readonly source: InputSource;
 
@@ -102,6 +104,7 @@ export class FileSearch {
       noNumbers: this.o.noNumbers,
       onNote: (message) => log.note(message),
       finder: this.finder,
+      gatherer: this.gatherer,
     });
     const ended: { error?: ErrorData; bug?: string } = {};
     this.inHand = { text, searcher, size };

@@ -9,7 +9,7 @@ import type { Finder } from '../core/finders.js';
 import { LineScanner } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { finderFor } from '../core/finder-choice.js';
-import { LineSearcher } from '../core/searcher.js';
+import { lineGatherer, LineSearcher } from '../core/searcher.js';
 import { DeadlineExceeded } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
@@ -57,6 +57,8 @@ export class GrepRun implements Turn {
   /** one scanner (its buffer in a counting kernel) and one finder for every file: no per-file setup */
   private readonly scanner: LineScanner;
   private readonly finder: Finder | undefined;
+  /** long lines of every file gathered in one buffer (no garbage per long line) */
+  private readonly gatherer = lineGatherer();
 
   constructor(
     private readonly pattern: CompiledPattern,
@@ -278,6 +280,7 @@ export class GrepRun implements Turn {
         noNumbers: this.o.noNumbers,
         onNote: (message) => this.reporter.note(message, item.display),
         finder: this.finder,
+        gatherer: this.gatherer,
       });
       this.cur = { target: item, text, searcher };
       this.reporter.file(item.display);
