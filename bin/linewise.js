@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
-// grep, and readlines, page or replace of a large file: V8's young generation kept at its first
+// grep, and readlines or replace of a large file: V8's young generation kept at its first
 // size, and no Maglev (src/cli/heap.ts says why and what counts; the standalone binary calls
 // that). Set before the bundle is compiled, and part of the cache's key.
 const heapFlag = tunedRun(process.argv.slice(2)) ? '--semi-space-growth-factor=1 --no-maglev' : '';
@@ -22,7 +22,7 @@ if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(h
 /** As src/cli/heap.ts's tunedRun (the bundle is not loaded yet). */
 function tunedRun(argv) {
   if (argv[0] === 'grep') return true;
-  if (argv[0] !== 'readlines' && argv[0] !== 'page' && argv[0] !== 'replace') return false;
+  if (argv[0] !== 'readlines' && argv[0] !== 'replace') return false;
   return argv.slice(1).some((a) => {
     if (a.startsWith('-')) return false;
     try {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 /** The flags (bin/linewise.js spells them too). */
 const GREP_FLAGS = '--semi-space-growth-factor=1 --no-maglev';
 
-/** A file at least this large makes readlines, page and replace run as grep does. */
+/** A file at least this large makes readlines and replace run as grep does. */
 const LARGE_FILE = 64 << 20;
 
 /**
@@ -26,14 +26,14 @@ const LARGE_FILE = 64 << 20;
  * time (docs/PERFORMANCE.md). V8 asks the flag each time a function gets hot, so it too takes
  * effect at run time; hot code then goes from Sparkplug to TurboFan, as on Node 20.
  *
- * For grep, the one command that walks trees, and for readlines, page and replace when an
- * argument names a regular file of 64 MiB or more (every row of a 256 MiB log on Node 24: 65-66
- * MiB without, 62-63 with). node:v8 is loaded only then: it pulls in Node's streams, 2-3 ms of a
- * start-up that is about 30.
+ * For grep, the one command that walks trees, and for readlines and replace when an argument
+ * names a regular file of 64 MiB or more (every row of a 256 MiB log on Node 24: 65-66 MiB
+ * without, 62-63 with). node:v8 is loaded only then: it pulls in Node's streams, 2-3 ms of a
+ * start-up that is about 30, and 2 MiB (page --last of the same log: 56 MiB without, 58 with).
  */
 export function tunedRun(argv: readonly string[]): boolean {
   if (argv[0] === 'grep') return true;
-  if (argv[0] !== 'readlines' && argv[0] !== 'page' && argv[0] !== 'replace') return false;
+  if (argv[0] !== 'readlines' && argv[0] !== 'replace') return false;
   return argv.slice(1).some((a) => {
     if (a.startsWith('-')) return false;
     try {
