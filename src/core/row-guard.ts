@@ -53,7 +53,7 @@ const CHUNK_MAX = 1 << 16;
  * one into a larger one: a million rows leave no doubled arrays behind as garbage (they made a
  * reader of a million rows peak at three times the memory of its rows).
  */
-class Chunks<T extends Uint8Array | Uint32Array> {
+class Chunks<T extends Uint8Array | Int32Array> {
   readonly chunks: T[] = [];
   /** entries used in the last chunk */
   used = 0;
@@ -70,14 +70,9 @@ class Chunks<T extends Uint8Array | Uint32Array> {
     last[this.used++] = v;
   }
 
-  /** Calls `visit` with each number in turn (a loop, not a generator: no object per number). */
-  forEach(visit: (v: number) => void): void {
-    const n = this.chunks.length;
-    for (let c = 0; c < n; c++) {
-      const chunk = this.chunks[c]!;
-      const end = c === n - 1 ? this.used : chunk.length;
-      for (let i = 0; i < end; i++) visit(chunk[i]!);
-    }
+  /** The entries used in chunk `c`. */
+  usedIn(c: number): number {
+    return c === this.chunks.length - 1 ? this.used : this.chunks[c]!.length;
   }
 }
 
@@ -87,7 +82,12 @@ class Chunks<T extends Uint8Array | Uint32Array> {
  */
 interface FileGuard {
   gaps: Chunks<Uint8Array>;
-  hashes: Chunks<Uint32Array>;
+  /**
+   * the hashes, as signed 32-bit integers: read back, one of 2^31 or more would be a heap number
+   * (an object) wherever V8 has not optimised the loop, and the trailer of 847,000 rows left 8 MiB
+   * of them promoted into old space
+   */
+  hashes: Chunks<Int32Array>;
   /** rows guarded */
   count: number;
   last: number;
@@ -119,7 +119,7 @@ export class GuardLog {
       return;
     }
     let f = this.files.get(path);
-    if (f === undefined) this.files.set(path, (f = { gaps: new Chunks((n) => new Uint8Array(n)), hashes: new Chunks((n) => new Uint32Array(n)), count: 0, last: 0 }));
+    if (f === undefined) this.files.set(path, (f = { gaps: new Chunks((n) => new Uint8Array(n)), hashes: new Chunks((n) => new Int32Array(n)), count: 0, last: 0 }));
     if (line <= f.last) return; // a line printed twice (never by the readers): guarded once
     let gap = line - f.last;
     f.last = line;
@@ -128,7 +128,7 @@ export class GuardLog {
       gap = Math.floor(gap / 0x80);
     }
     f.gaps.push(gap);
-    f.hashes.push(hash);
+    f.hashes.push(hash | 0);
     f.count++;
   }
 
@@ -151,54 +151,91 @@ export class GuardLog {
   }
 }
 
+/** Writes the decimal digits of the whole number `n` at `at` of `buf`; returns the end. */
+function digitsAt(buf: Buffer, at: number, n: number): number {
+  let end = at;
+  for (let k = n; k >= 10; k = Math.floor(k / 10)) end++;
+  for (let p = end; p >= at; p--) {
+    buf[p] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return end + 1;
+}
+
 /**
  * One file's trailer line, `\ read {"path":…,"lines":"1-3,7","hash":"…"}\n`, given to `put` in
  * pieces: what JSON.stringify gives (the lines and the hash need no escapes), never made whole.
+ * Both are written as bytes into one small buffer, a string made of each PIECE_CHARS of it: no
+ * string per run or per row (a trailer of 847,000 rows built its runs by concatenation, and 8 MiB
+ * of the strings were promoted into old space).
  */
 function writeFile(path: string, f: FileGuard, put: (piece: string) => void): void {
   put(`${GUARD_PREFIX}{"path":${JSON.stringify(path)},"lines":"`);
-  let text = '';
+  // a file of a few rows takes its buffer from Node's pool: no allocation per file of a tree
+  const buf = Buffer.allocUnsafe(Math.min(PIECE_CHARS, Math.max(64, f.count * GUARD_HASH_DIGITS)));
+  let at = 0;
+  /** Gives what the buffer holds to `put` when fewer than `room` bytes are left. */
+  const spill = (room: number) => {
+    if (at + room <= buf.length) return;
+    put(buf.toString('latin1', 0, at));
+    at = 0;
+  };
   // the run of lines being read, and the line being decoded from its gap (7 bits a byte)
   let from = -1;
   let to = -1;
   let prev = 0;
   let gap = 0;
   let scale = 1;
-  f.gaps.forEach((b) => {
-    gap += (b & 0x7f) * scale;
-    if (b & 0x80) {
-      scale *= 0x80;
-      return;
-    }
-    const line = (prev += gap);
-    gap = 0;
-    scale = 1;
-    if (from >= 0 && line === to + 1) {
-      to = line;
-      return;
-    }
-    if (from >= 0) {
-      text += from === to ? `${from},` : `${from}-${to},`;
-      if (text.length >= PIECE_CHARS) {
-        put(text);
-        text = '';
+  /** The run `from`-`to` (a line alone as itself), after a comma unless it is the first. */
+  const run = (first: boolean) => {
+    spill(40); // a comma, two numbers below 2^53 and a hyphen
+    if (!first) buf[at++] = 0x2c;
+    at = digitsAt(buf, at, from);
+    if (to === from) return;
+    buf[at++] = 0x2d;
+    at = digitsAt(buf, at, to);
+  };
+  let first = true;
+  const gaps = f.gaps;
+  for (let c = 0; c < gaps.chunks.length; c++) {
+    const chunk = gaps.chunks[c]!;
+    const end = gaps.usedIn(c);
+    for (let i = 0; i < end; i++) {
+      const b = chunk[i]!;
+      gap += (b & 0x7f) * scale;
+      if (b & 0x80) {
+        scale *= 0x80;
+        continue;
       }
+      const line = (prev += gap);
+      gap = 0;
+      scale = 1;
+      if (from >= 0 && line === to + 1) {
+        to = line;
+        continue;
+      }
+      if (from >= 0) {
+        run(first);
+        first = false;
+      }
+      from = to = line;
     }
-    from = to = line;
-  });
-  if (from >= 0) text += from === to ? `${from}` : `${from}-${to}`;
-  put(`${text}","hash":"`);
-  // a file of a few rows takes its digits' buffer from Node's pool: no allocation per file of a tree
-  const hex = Buffer.allocUnsafe(Math.min(PIECE_CHARS, f.count * GUARD_HASH_DIGITS));
-  let at = 0;
-  f.hashes.forEach((h) => {
-    for (let shift = 28; shift >= 0; shift -= 4) hex[at++] = HEX[(h >>> shift) & 0xf]!;
-    if (at === PIECE_CHARS) {
-      put(hex.toString('latin1', 0, at));
-      at = 0;
+  }
+  if (from >= 0) run(first);
+  put(`${buf.toString('latin1', 0, at)}","hash":"`);
+  at = 0;
+  const hashes = f.hashes;
+  for (let c = 0; c < hashes.chunks.length; c++) {
+    const chunk = hashes.chunks[c]!;
+    const end = hashes.usedIn(c);
+    for (let i = 0; i < end; i++) {
+      spill(GUARD_HASH_DIGITS);
+      const h = chunk[i]!;
+      // `>>`, not `>>>`: the nibble is the same, and no result reaches 2^31 (see FileGuard.hashes)
+      for (let shift = 28; shift >= 0; shift -= 4) buf[at++] = HEX[(h >> shift) & 0xf]!;
     }
-  });
-  put(`${hex.toString('latin1', 0, at)}"}\n`);
+  }
+  put(`${buf.toString('latin1', 0, at)}"}\n`);
 }
 
 /**
