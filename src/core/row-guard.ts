@@ -12,7 +12,7 @@ export const GUARD_HASH_DIGITS = 8;
 
 /**
  * Rows a reader guards at most: past that the trailer is left out (a note says so) and the rows
- * are plain, as before. 12 bytes a row are kept until the end of the output, so a reader of a
+ * are plain, as before. About 5 bytes a row are kept until the end of the output, so a reader of a
  * hundred million lines must not keep them all; rows past 64 MiB could not be fed back anyway.
  */
 export const GUARD_MAX_ROWS = 1_000_000;
