@@ -13,10 +13,26 @@ const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
-// grep only: V8's young generation kept at its first size (src/cli/heap.ts says why; the
-// standalone binary calls that). Set before the bundle is compiled, and part of the cache's key.
-const heapFlag = process.argv[2] === 'grep' ? '--semi-space-growth-factor=1' : '';
+// grep, and readlines or replace of a large file: V8's young generation kept at its first
+// size, and no Maglev (src/cli/heap.ts says why and what counts; the standalone binary calls
+// that). Set before the bundle is compiled, and part of the cache's key.
+const heapFlag = tunedRun(process.argv.slice(2)) ? '--semi-space-growth-factor=1 --no-maglev' : '';
 if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(heapFlag);
+
+/** As src/cli/heap.ts's tunedRun (the bundle is not loaded yet). */
+function tunedRun(argv) {
+  if (argv[0] === 'grep') return true;
+  if (argv[0] !== 'readlines' && argv[0] !== 'replace') return false;
+  return argv.slice(1).some((a) => {
+    if (a.startsWith('-')) return false;
+    try {
+      const st = fs.statSync(a, { throwIfNoEntry: false });
+      return st !== undefined && st.isFile() && st.size >= 64 * 1024 * 1024;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** dist/ scripts already run, by path: a file required twice is one module */
 const loaded = new Map();

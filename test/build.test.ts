@@ -1,6 +1,6 @@
 // The shape of the bundle: what a plain run loads at start-up, and what only loads on demand.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,8 +116,22 @@ describe('the Node modules a run loads', () => {
     }
   });
 
-  it('loads node:v8 for grep only, to keep its young generation at its first size (src/cli/heap.ts)', () => {
+  it('loads node:v8 for grep, and readlines of a file of 64 MiB or more, only, to set their V8 flags (src/cli/heap.ts)', () => {
     expect(nodeModules(['grep', '-c', '-F', 'beta', 'crlf.txt'], 'pipe').filter((m) => m === 'NativeModule v8')).toEqual(['NativeModule v8']);
     for (const args of [['readlines', 'crlf.txt', '1', '2'], ['page', 'crlf.txt']]) expect(nodeModules(args, 'pipe')).not.toContain('NativeModule v8');
+    // a sparse file of 64 MiB: its first line, then NUL bytes (read with --text)
+    const temp = mkdtempSync(join(tmpdir(), 'lw-large-'));
+    try {
+      const large = join(temp, 'large.txt');
+      writeFileSync(large, 'first\n');
+      truncateSync(large, 64 << 20);
+      expect(nodeModules(['readlines', large, '1', '1', '--text'], 'pipe')).toContain('NativeModule v8');
+      // page reads little of it (--last): node:v8 would cost it more than the flags save
+      expect(nodeModules(['page', '--text', large, '--limit', '1'], 'pipe')).not.toContain('NativeModule v8');
+      truncateSync(large, (64 << 20) - 1);
+      expect(nodeModules(['readlines', large, '1', '1', '--text'], 'pipe')).not.toContain('NativeModule v8');
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
   });
 });

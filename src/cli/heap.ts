@@ -1,9 +1,15 @@
-// The young generation of a grep run in its own process, kept at its first size: the standalone
-// binary's entry calls this before main (bin/linewise.js does the same before it loads the bundle,
-// whose code cache V8 checks against the flags); a host that runs main or the library keeps its own.
+// The V8 flags of a grep run in its own process (or of a read of a large file): the young
+// generation kept at its first size, and no Maglev. The standalone binary's entry calls this
+// before main (bin/linewise.js does the same before it loads the bundle, whose code cache V8
+// checks against the flags); a host that runs main or the library keeps its own.
 
-/** The flag (bin/linewise.js spells it too). */
-const HEAP_FLAG = '--semi-space-growth-factor=1';
+import * as fs from 'node:fs';
+
+/** The flags (bin/linewise.js spells them too). */
+const GREP_FLAGS = '--semi-space-growth-factor=1 --no-maglev';
+
+/** A file at least this large makes readlines and replace run as grep does. */
+const LARGE_FILE = 64 << 20;
 
 /**
  * V8 doubles its young generation whenever more bytes survived scavenges since it last grew than
@@ -11,11 +17,37 @@ const HEAP_FLAG = '--semi-space-growth-factor=1';
  * few thousand files the young generation grows from 1 to 4 MiB a semi-space, and its pages stay
  * resident: grep over git's source (4,843 files) peaked at 60-64 MiB on Node 20, 58-61 MiB with
  * growth factor 1, in the same time (docs/PERFORMANCE.md). V8 reads the factor each time it would
- * grow the space, so setting it at run time takes effect. Only for grep, the one command that
- * walks trees; node:v8 is loaded only then (it pulls in Node's streams, about 1 ms).
+ * grow the space, so setting it at run time takes effect.
+ *
+ * Maglev, the compiler tier between Sparkplug and TurboFan (on by default from Node 22; Node 20
+ * has it off), compiles a hundred or so functions of a tree search on V8's background threads,
+ * each of which keeps the memory it compiled in as a malloc arena of its own: 6-7 MiB resident
+ * at the peak, on Node 24 grep over node_modules 72-76 MiB with it, 63-66 without, in the same
+ * time (docs/PERFORMANCE.md). V8 asks the flag each time a function gets hot, so it too takes
+ * effect at run time; hot code then goes from Sparkplug to TurboFan, as on Node 20.
+ *
+ * For grep, the one command that walks trees, and for readlines and replace when an argument
+ * names a regular file of 64 MiB or more (every row of a 256 MiB log on Node 24: 65-66 MiB
+ * without, 62-63 with). node:v8 is loaded only then: it pulls in Node's streams, 2-3 ms of a
+ * start-up that is about 30, and 2 MiB (page --last of the same log: 56 MiB without, 58 with).
  */
+export function tunedRun(argv: readonly string[]): boolean {
+  if (argv[0] === 'grep') return true;
+  if (argv[0] !== 'readlines' && argv[0] !== 'replace') return false;
+  return argv.slice(1).some((a) => {
+    if (a.startsWith('-')) return false;
+    try {
+      const st = fs.statSync(a, { throwIfNoEntry: false });
+      return st !== undefined && st.isFile() && st.size >= LARGE_FILE;
+    } catch {
+      return false; // not a path that can be looked at: the command says so
+    }
+  });
+}
+
+/** Sets the flags for a run that needs them (see tunedRun). */
 export function tuneHeap(argv: readonly string[]): void {
-  if (argv[0] !== 'grep') return;
+  if (!tunedRun(argv)) return;
   const v8 = process.getBuiltinModule?.('node:v8') as typeof import('node:v8') | undefined;
-  v8?.setFlagsFromString(HEAP_FLAG);
+  v8?.setFlagsFromString(GREP_FLAGS);
 }

@@ -1,6 +1,6 @@
 // What every command is handed by the CLI: the process edges, buffered stdout, and the styles.
 
-import { LinewiseError } from '../core/errors.js';
+import { grouped, LinewiseError } from '../core/errors.js';
 import { GuardLog, GUARD_MAX_ROWS } from '../core/row-guard.js';
 import { GUARDS } from '../surface/options.js';
 import type { Printing } from '../format/printing.js';
@@ -47,6 +47,6 @@ export function rowGuard(ctx: Context, o: ReaderOptions, path: string): RowHashe
 /** After the rows: the trailer, or a note that there were too many rows to guard. */
 export function writeGuard(ctx: Context, guard: RowHasher | undefined): void {
   if (guard === undefined) return;
-  if (guard.log.overflowed) ctx.warn(`more than ${GUARD_MAX_ROWS.toLocaleString('en-US')} rows: printed without a guard trailer, so replace --rows would write them all back (read fewer, or use --anchor)`);
+  if (guard.log.overflowed) ctx.warn(`more than ${grouped(GUARD_MAX_ROWS)} rows: printed without a guard trailer, so replace --rows would write them all back (read fewer, or use --anchor)`);
   else guard.writeTrailer(ctx.out);
 }

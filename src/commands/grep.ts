@@ -2,7 +2,7 @@
 // the current directory) from argv, the search through the engine, and the printing reporter
 // (format/grep-report.ts) for rows, -o parts, counts, names or JSON on stdout, problems on stderr.
 
-import { type ExitCode, LinewiseError } from '../core/errors.js';
+import { type ExitCode, grouped, LinewiseError } from '../core/errors.js';
 import { splitLines } from '../core/lines.js';
 import { hasRawBytes, pathFromBytes, quotePath } from '../core/path-names.js';
 import { bodyOf } from '../core/terminators.js';
@@ -114,7 +114,7 @@ export async function grep(ctx: Context, first: string | undefined, rest: string
     stdin: ctx.io.stdin,
     ...(o.bufferSize !== undefined ? { bufferSize: o.bufferSize } : {}),
   });
-  if (guard?.log.overflowed) ctx.warn(`more than ${GUARD_MAX_ROWS.toLocaleString('en-US')} rows: printed without a guard trailer, so replace --rows would write them all back (read fewer, or use --anchor)`);
+  if (guard?.log.overflowed) ctx.warn(`more than ${grouped(GUARD_MAX_ROWS)} rows: printed without a guard trailer, so replace --rows would write them all back (read fewer, or use --anchor)`);
   if (summary.complete) reporter.finish(summary.errors, summary.cutOff);
   return summary.status;
 }

@@ -35,6 +35,14 @@ export function plural(n: number, word = 'line'): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * `n` (a whole number) with its thousands set apart by commas, "1,000,000", as
+ * toLocaleString('en-US') gives it without loading ICU's locale data (4 MiB more resident).
+ */
+export function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 /** The same error, naming `path` when it did not name one yet (core code does not know paths). */
 export function withPath(e: unknown, path: string): unknown {
   if (e instanceof LinewiseError && e.path === undefined) {

@@ -8,7 +8,7 @@ import { finderFor } from '../core/finder-choice.js';
 import { LineScanner } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { RowLog } from '../core/row-log.js';
-import { LineSearcher } from '../core/searcher.js';
+import { lineGatherer, LineSearcher } from '../core/searcher.js';
 import { fileError, type InputSource } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
 import type { SearchSettings } from './grep-options.js';
@@ -58,6 +58,8 @@ function isFileProblem(e: unknown): boolean {
 export class FileSearch {
   private readonly scanner: LineScanner;
   private readonly finder: Finder | undefined;
+  /** one searcher, restarted for each file */
+  private readonly searcher: LineSearcher;
   private readonly log = new RowLog();
   private readonly source: InputSource;
 
@@ -69,6 +71,18 @@ export class FileSearch {
     this.finder = finderFor(pattern);
     // walked files only: never standard input
     this.source = { cwd: o.cwd, stdin: () => 0 };
+    const log = this.log;
+    this.searcher = new LineSearcher(pattern, log, {
+      invert: o.invert,
+      ...(o.maxCount !== undefined ? { maxCount: o.maxCount } : {}),
+      before: o.before,
+      after: o.after,
+      noNumbers: o.noNumbers,
+      onNote: (message) => log.note(message),
+      finder: this.finder,
+      // long lines of every file gathered in one buffer (no garbage per long line)
+      gatherer: lineGatherer(),
+    });
   }
 
   /** The file being searched: what `abandon` closes and reports after a deadline stopped the search. */
@@ -94,15 +108,8 @@ export class FileSearch {
     }
     const log = this.log;
     log.clear();
-    const searcher = new LineSearcher(this.pattern, log, {
-      invert: this.o.invert,
-      ...(this.o.maxCount !== undefined ? { maxCount: this.o.maxCount } : {}),
-      before: this.o.before,
-      after: this.o.after,
-      noNumbers: this.o.noNumbers,
-      onNote: (message) => log.note(message),
-      finder: this.finder,
-    });
+    const searcher = this.searcher;
+    searcher.restart();
     const ended: { error?: ErrorData; bug?: string } = {};
     this.inHand = { text, searcher, size };
     try {

@@ -9,7 +9,7 @@ import type { Finder } from '../core/finders.js';
 import { LineScanner } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { finderFor } from '../core/finder-choice.js';
-import { LineSearcher } from '../core/searcher.js';
+import { lineGatherer, LineSearcher } from '../core/searcher.js';
 import { DeadlineExceeded } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
 import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
@@ -57,6 +57,8 @@ export class GrepRun implements Turn {
   /** one scanner (its buffer in a counting kernel) and one finder for every file: no per-file setup */
   private readonly scanner: LineScanner;
   private readonly finder: Finder | undefined;
+  /** one searcher, restarted for each file (no per-file searcher, options or closures) */
+  private readonly searcher: LineSearcher;
 
   constructor(
     private readonly pattern: CompiledPattern,
@@ -72,6 +74,18 @@ export class GrepRun implements Turn {
     this.seeking = cursor !== undefined;
     this.scanner = new LineScanner(() => 0, o.bufferSize);
     this.finder = finderFor(pattern);
+    this.searcher = new LineSearcher(pattern, output.sink, {
+      invert: o.invert,
+      ...(o.maxCount !== undefined ? { maxCount: o.maxCount } : {}),
+      before: o.before,
+      after: o.after,
+      noNumbers: o.noNumbers,
+      // only ever said while a file is being searched: `cur` is that file
+      onNote: (message) => this.reporter.note(message, this.cur?.target.display ?? '-'),
+      finder: this.finder,
+      // long lines of every file gathered in one buffer (no garbage per long line)
+      gatherer: lineGatherer(),
+    });
     this.ahead = parallel === undefined ? undefined : new parallel.SearchAhead(parallel, pattern);
   }
 
@@ -270,15 +284,8 @@ export class GrepRun implements Turn {
         this.ended = true;
         return false;
       }
-      const searcher = new LineSearcher(this.pattern, this.output.sink, {
-        invert: this.o.invert,
-        ...(this.o.maxCount !== undefined ? { maxCount: this.o.maxCount } : {}),
-        before: this.o.before,
-        after: this.o.after,
-        noNumbers: this.o.noNumbers,
-        onNote: (message) => this.reporter.note(message, item.display),
-        finder: this.finder,
-      });
+      const searcher = this.searcher;
+      searcher.restart();
       this.cur = { target: item, text, searcher };
       this.reporter.file(item.display);
       this.output.beginFile(item.display, this.cursorLine(item), this.cursorRest(item));

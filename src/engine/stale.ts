@@ -1,7 +1,7 @@
 // The stale-edit guard's verdict: which expected lines no longer hold the text read, as an error
 // that carries the current lines (the CLI prints them as rows; the library hands them back).
 
-import { Exit, LinewiseError } from '../core/errors.js';
+import { Exit, grouped, LinewiseError } from '../core/errors.js';
 import { quotePath } from '../core/path-names.js';
 import type { Mismatch } from '../core/patcher.js';
 import { type Line, toLine } from './results.js';
@@ -70,7 +70,7 @@ const SHOWN_LINES = 10;
 
 function lineList(lines: readonly number[]): string {
   if (lines.length <= SHOWN_LINES) return lines.join(', ');
-  return `${lines.slice(0, SHOWN_LINES).join(', ')} and ${(lines.length - SHOWN_LINES).toLocaleString('en-US')} more`;
+  return `${lines.slice(0, SHOWN_LINES).join(', ')} and ${grouped(lines.length - SHOWN_LINES)} more`;
 }
 
 /**

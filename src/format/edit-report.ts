@@ -38,7 +38,7 @@ export function printStale(out: Output, e: StaleEditError, json: boolean, anchor
       if (f.guarded && !a) guard.add(f.path, m.line, fnv1a(bodyOf(m.current)));
     }
   }
-  for (const line of guard.lines()) out.text(line);
+  guard.write((piece) => out.text(piece));
 }
 
 /** Prints the lines that nearly hold the old text as rows (or JSON records). */

@@ -64,7 +64,7 @@ export class RowHasher {
 
   /** Writes the trailer (nothing when no row was guarded). */
   writeTrailer(out: Output): void {
-    for (const t of this.log.lines()) out.text(t);
+    this.log.write((piece) => out.text(piece));
   }
 }
 

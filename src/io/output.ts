@@ -78,8 +78,10 @@ export class Output {
 
   text(s: string): void {
     if (s.length === 0) return;
-    // ASCII-only strings (numbers, tabs) are written without an intermediate Buffer.
-    if (this.len + s.length * 3 <= SIZE) {
+    // Written straight into the buffer, without an intermediate Buffer, when it surely fits
+    // (3 bytes a UTF-16 unit at most), after a flush if need be.
+    if (s.length * 3 <= SIZE) {
+      if (this.len + s.length * 3 > SIZE) this.flush();
       const n = this.buf.write(s, this.len, 'utf8');
       this.len += n;
       this.written += n;

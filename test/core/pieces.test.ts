@@ -31,4 +31,48 @@ describe('LineGatherer', () => {
     g.add(Buffer.from('1234567890'), 0, 10);
     expect(g.take().toString()).toBe('1234567890');
   });
+
+  it('with keep, gathers in place (view: no copy), longer lines too, gives back all but keep when the next starts, and take still gives a copy', () => {
+    const g = new LineGatherer(100, (n) => new RangeError(`too long: ${n}`), 12);
+    const src = Buffer.alloc(16);
+    const add = (text: string) => {
+      src.fill(0x2a);
+      src.write(text, 3);
+      g.add(src, 3, 3 + text.length);
+    };
+    add('abc');
+    add('defg');
+    const first = g.view();
+    expect(first.toString()).toBe('abcdefg');
+    // the next line goes into the same memory: a view is used before the next add
+    add('xyz\n');
+    const second = g.view();
+    expect(second.toString()).toBe('xyz\n');
+    expect(second.buffer === first.buffer && second.byteOffset === first.byteOffset).toBe(true);
+    expect(first.subarray(0, 4).toString()).toBe('xyz\n');
+    // longer than keep: still one buffer, grown; shrunk back to keep when the next line starts
+    for (const piece of ['0123456789', 'abcdefghij', '\n']) add(piece);
+    const long = g.view();
+    expect(long.toString()).toBe('0123456789abcdefghij\n');
+    expect(long.buffer.byteLength).toBeGreaterThanOrEqual(21);
+    add('k');
+    expect(long.buffer.byteLength).toBe(12);
+    g.clear();
+    // take gives a buffer of the caller's own
+    add('keep');
+    const kept = g.take();
+    add('over');
+    expect([kept.toString(), g.view().toString()]).toEqual(['keep', 'over']);
+    expect(g.view().length).toBe(0);
+    // clear, and the bound, as without keep
+    add('12');
+    g.clear();
+    expect(g.length).toBe(0);
+    expect(() => {
+      for (let i = 0; i < 11; i++) add('0123456789');
+    }).toThrow('too long: 110');
+    g.clear();
+    add('after');
+    expect(g.view().toString()).toBe('after');
+  });
 });

@@ -2,7 +2,8 @@
 // it guards, and what replace refuses of a trailer that was damaged.
 import { describe, expect, it } from 'vitest';
 import { parseRowTable } from '../../src/core/parse-rows.js';
-import { fnv1a, GuardLog, parseGuardLine } from '../../src/core/row-guard.js';
+import { grouped } from '../../src/core/errors.js';
+import { fnv1a, GUARD_MAX_ROWS, GuardLog, parseGuardLine } from '../../src/core/row-guard.js';
 
 const hex = (s: string) => fnv1a(Buffer.from(s)).toString(16).padStart(8, '0');
 
@@ -19,6 +20,39 @@ describe('the guard trailer', () => {
       `\\ read {"path":"f.txt","lines":"1-3,7","hash":"${hex('a')}${hex('b')}${hex('c')}${hex('g')}"}\n`,
       `\\ read {"path":"other\\tname","lines":"2","hash":"${hex('x')}"}\n`,
     ]);
+  });
+
+  it('holds lines far apart and hundreds of thousands of rows as JSON.stringify would write them, given out in pieces', () => {
+    // gaps of 1 byte and of several (7 bits a byte), runs and single lines, past many chunk ends
+    const lines: number[] = [];
+    for (let n = 1; lines.length < 300_000; ) {
+      lines.push(n);
+      n += lines.length % 7 === 0 ? 1 : lines.length % 1000 === 0 ? 2 ** 40 + 3 : lines.length % 3 === 0 ? 200 : 2;
+    }
+    const hashes = lines.map((n) => (n * 2654435761) >>> 0);
+    const log = new GuardLog();
+    lines.forEach((n, k) => log.add('big file', n, hashes[k]!));
+    log.add('big file', lines[5]!, 0); // a line again: guarded once
+    const runs: string[] = [];
+    for (let k = 0; k < lines.length; ) {
+      let e = k;
+      while (e + 1 < lines.length && lines[e + 1] === lines[e]! + 1) e++;
+      runs.push(e === k ? String(lines[k]) : `${lines[k]}-${lines[e]}`);
+      k = e + 1;
+    }
+    const expected = `\\ read ${JSON.stringify({ path: 'big file', lines: runs.join(','), hash: hashes.map((h) => h.toString(16).padStart(8, '0')).join('') })}\n`;
+    const pieces: string[] = [];
+    log.write((p) => pieces.push(p));
+    expect(pieces.join('') === expected).toBe(true);
+    expect(log.lines()).toEqual([expected]);
+    // never one string of the whole trailer (2.4 MB of hash digits alone)
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(9000);
+  });
+
+  it('names its bound with the thousands set apart, as toLocaleString would, without loading ICU', () => {
+    expect([0, 7, 999, 1000, 65536, 1_000_000, 12_345_678, GUARD_MAX_ROWS].map(grouped)).toEqual(
+      [0, 7, 999, 1000, 65536, 1_000_000, 12_345_678, GUARD_MAX_ROWS].map((n) => n.toLocaleString('en-US')),
+    );
   });
 
   it('past its bound it holds nothing and says so', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LinewiseError } from '../../src/core/errors.js';
 import { chunkedReader, LineScanner } from '../../src/core/lines.js';
 import { compilePatterns, type PatternOptions } from '../../src/core/pattern.js';
-import { LineSearcher, type MatchSink, type SearchOptions } from '../../src/core/searcher.js';
+import { lineGatherer, LineSearcher, type MatchSink, type SearchOptions } from '../../src/core/searcher.js';
 import { esc, referenceLines } from '../helpers.js';
 import { regexSource } from './regex-sources.js';
 
@@ -56,6 +56,52 @@ const richAtom = fc.constantFrom(...RICH.map((s) => (s === '\xff' ? Buffer.from(
 const richContent = fc.array(richAtom, { maxLength: 40 }).map((parts) => Buffer.concat(parts));
 
 describe('LineSearcher', () => {
+  it('restarted for input after input (grep over a tree), selects and numbers as a new searcher would, after any stop', async () => {
+    const inputs = [
+      Buffer.from(`${'a'.repeat(50)}\nx ab\n${'b'.repeat(70)}ab\ntail ab\n`),
+      Buffer.from('ab 1\nab 2\nab 3\nno\nab 4\n'),
+      Buffer.from(`short\n${'c'.repeat(40)}`),
+      Buffer.from('ab\nx\nx\nx\nab\n'),
+    ];
+    for (const so of [{ maxCount: 1 }, {}, { invert: true }, { before: 1, after: 1 }, { maxCount: 2, after: 2 }] as SearchOptions[]) {
+      const pattern = await compilePatterns(['ab'], { perl: true });
+      const events: string[] = [];
+      const sink: MatchSink = {
+        match: (n, b, s, e) => void events.push(`${n}:${esc(b.subarray(s, e))}`),
+        context: (n, b, s, e) => void events.push(`${n}-${esc(b.subarray(s, e))}`),
+        gap: () => void events.push('--'),
+      };
+      const searcher = new LineSearcher(pattern, sink, { maxLine: 1 << 20, ...so });
+      for (const input of [...inputs, ...inputs]) {
+        searcher.restart();
+        events.length = 0;
+        new LineScanner(chunkedReader(input, [7, 5, 11]), 16).scanBlocks(searcher.visitor);
+        const fresh = await search(input, ['ab'], {}, so, [7, 5, 11], 16);
+        expect(events, `${JSON.stringify(so)} ${esc(input)}`).toEqual(fresh);
+        expect(searcher.selected).toBe(fresh.filter((e) => /^[0-9]+:/.test(e)).length);
+      }
+    }
+  });
+
+  it('shares one gatherer of long lines between searches, each as if alone, even after one stopped inside a long line', async () => {
+    const long = (c: string, n: number) => `${c.repeat(n)}\n`;
+    const inputs = [
+      Buffer.from(`${long('a', 50)}x ab ${long('b', 70)}${long('c', 90)}tail ab\n`),
+      Buffer.from(`short ab\n${long('d', 40)}${long('a', 30)}b${long('e', 100)}`),
+      Buffer.from(`${long('ab', 45)}`),
+    ];
+    const gatherer = lineGatherer(1 << 20);
+    for (const so of [{ maxCount: 1 }, {}, { invert: true }, { before: 1 }] as SearchOptions[]) {
+      for (const input of inputs) {
+        // the shared gatherer may hold the rest of a line the search before stopped in
+        gatherer.add(Buffer.from('left over'), 0, 9);
+        const shared = await search(input, ['ab'], {}, { ...so, gatherer }, [7, 5, 11], 16);
+        expect(shared, `${JSON.stringify(so)} ${esc(input)}`).toEqual(await search(input, ['ab'], {}, so, [7, 5, 11], 16));
+        expect(shared).toEqual(await reference(input, ['ab'], {}, so));
+      }
+    }
+  });
+
   it('property: selects and numbers the same lines as a line-by-line grep, for any reads, buffer and options', async () => {
     await fc.assert(
       fc.asyncProperty(
