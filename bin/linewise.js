@@ -20,9 +20,9 @@ const vm = require('node:vm');
 const heapFlag = tunedRun(process.argv.slice(2)) ? `--semi-space-growth-factor=1 --no-maglev${walksTree(process.argv.slice(2)) ? ' --interrupt-budget=1000000' : ''}` : '';
 if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(heapFlag);
 
-/** As src/cli/heap.ts's walksTree. */
+/** As src/cli/heap.ts's walksTree (V8 11 alone: later ones call --interrupt-budget unrecognized). */
 function walksTree(argv) {
-  if (argv[0] !== 'grep') return false;
+  if (!/^11\./.test(process.versions.v8) || argv[0] !== 'grep') return false;
   const words = argv.slice(1).filter((a) => !a.startsWith('-'));
   return (
     words.length <= 1 ||
