@@ -14,10 +14,27 @@ const path = require('node:path');
 const vm = require('node:vm');
 
 // grep, and readlines or replace of a large file: V8's young generation kept at its first
-// size, and no Maglev (src/cli/heap.ts says why and what counts; the standalone binary calls
-// that). Set before the bundle is compiled, and part of the cache's key.
-const heapFlag = tunedRun(process.argv.slice(2)) ? '--semi-space-growth-factor=1 --no-maglev' : '';
+// size, and no Maglev; a grep that walks a tree: TurboFan later (src/cli/heap.ts says why and
+// what counts; the standalone binary calls that). Set before the bundle is compiled, and part of
+// the cache's key.
+const heapFlag = tunedRun(process.argv.slice(2)) ? `--semi-space-growth-factor=1 --no-maglev${walksTree(process.argv.slice(2)) ? ' --interrupt-budget=1000000' : ''}` : '';
 if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(heapFlag);
+
+/** As src/cli/heap.ts's walksTree (V8 11 alone: later ones call --interrupt-budget unrecognized). */
+function walksTree(argv) {
+  if (!/^11\./.test(process.versions.v8) || argv[0] !== 'grep') return false;
+  const words = argv.slice(1).filter((a) => !a.startsWith('-'));
+  return (
+    words.length <= 1 ||
+    words.some((a) => {
+      try {
+        return fs.statSync(a, { throwIfNoEntry: false })?.isDirectory() === true;
+      } catch {
+        return false;
+      }
+    })
+  );
+}
 
 /** As src/cli/heap.ts's tunedRun (the bundle is not loaded yet). */
 function tunedRun(argv) {

@@ -6,13 +6,13 @@
 
 import { Exit, LinewiseError } from '../core/errors.js';
 import type { Finder } from '../core/finders.js';
-import { LineScanner } from '../core/lines.js';
+import { LineScanner, type PieceVisitor } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { finderFor } from '../core/finder-choice.js';
 import { lineGatherer, LineSearcher } from '../core/searcher.js';
 import { DeadlineExceeded } from '../io/deadline.js';
 import { fileError } from '../io/input.js';
-import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
+import { BinaryFileError, type OpenedText, openText, type TextOptions } from '../io/text.js';
 import type { SearchTarget } from '../io/walk.js';
 import type { Parallel, SearchAhead, Turn } from './grep-ahead.js';
 import type { GrepItem } from './grep-inputs.js';
@@ -59,6 +59,9 @@ export class GrepRun implements Turn {
   private readonly finder: Finder | undefined;
   /** one searcher, restarted for each file (no per-file searcher, options or closures) */
   private readonly searcher: LineSearcher;
+  /** how files named on the command line, and walked ones, are opened: made once, not per file */
+  private readonly namedOptions: TextOptions;
+  private readonly walkedOptions: TextOptions;
 
   constructor(
     private readonly pattern: CompiledPattern,
@@ -87,6 +90,8 @@ export class GrepRun implements Turn {
       gatherer: lineGatherer(),
     });
     this.ahead = parallel === undefined ? undefined : new parallel.SearchAhead(parallel, pattern);
+    this.namedOptions = { allowBinary: o.allowBinary, encoding: o.encoding, bufferSize: o.bufferSize, scanner: this.scanner, quietBinary: false };
+    this.walkedOptions = { ...this.namedOptions, quietBinary: true, walked: true };
   }
 
   /** The run has worker threads (the caller then lets the event loop turn between steps). */
@@ -132,7 +137,7 @@ export class GrepRun implements Turn {
 
   /** The next input to open is standard input or a pipe (its reads wait on a writer). */
   nextIsPipe(): boolean {
-    if (this.cur) return this.cur.text.input.size === undefined;
+    if (this.cur) return this.cur.text.input.unsized !== true && this.cur.text.input.size === undefined;
     const next = this.peekQueued();
     return next !== undefined && 'abs' in next.item && next.item.abs === '-';
   }
@@ -145,6 +150,19 @@ export class GrepRun implements Turn {
     return this.timedOut?.display ?? this.cur?.target.display;
   }
 
+  /** the step's time limit, and whether the searcher or the output stopped the file in hand */
+  private until = 0;
+  private stopped = false;
+  /** hands each block of the file in hand to its searcher: one function for every file */
+  private readonly visitBlock: PieceVisitor = (buf, start, end, ends) => {
+    const output = this.output;
+    if (this.cur!.searcher.visitor(buf, start, end, ends) === false || output.state === 'done' || !output.scanned(end - start)) {
+      this.stopped = true;
+      return false;
+    }
+    return performance.now() < this.until;
+  };
+
   /** Searches until `until` (a performance.now() time); true when every input is done. */
   step(until: number): boolean {
     const output = this.output;
@@ -156,21 +174,17 @@ export class GrepRun implements Turn {
         if (!opened) return true;
       }
       const cur = this.cur!;
-      let stopped = false;
+      this.until = until;
+      this.stopped = false;
       let finished: boolean;
       try {
-        finished = cur.text.scanner.scanBlocks((buf, start, end, ends) => {
-          if (cur.searcher.visitor(buf, start, end, ends) === false || output.state === 'done' || !output.scanned(end - start)) {
-            stopped = true;
-            return false;
-          }
-          return performance.now() < until;
-        });
+        finished = cur.text.scanner.scanBlocks(this.visitBlock);
       } catch (e) {
         this.closeCurrent();
         this.fail(e, cur.target.display);
         continue;
       }
+      const stopped = this.stopped;
       if (!finished && !stopped) return false; // time is up: resume later
       this.endFile(cur);
       if (performance.now() >= until) return false;
@@ -268,7 +282,7 @@ export class GrepRun implements Turn {
     {
       let text: OpenedText;
       try {
-        text = openText(item.abs, this.o.source, { allowBinary: this.o.allowBinary, encoding: this.o.encoding, bufferSize: this.o.bufferSize, scanner: this.scanner, quietBinary: item.walked });
+        text = openText(item.abs, this.o.source, item.walked ? this.walkedOptions : this.namedOptions);
       } catch (e) {
         if (e instanceof BinaryFileError) {
           // Walks skip binary files quietly, as rg does; a file named on the command line gets a note.
@@ -279,7 +293,16 @@ export class GrepRun implements Turn {
         this.fail(e, item.display);
         return false;
       }
-      if (!this.output.chargeFile(text.input.size)) {
+      // the size is asked only while counting (a walked file's costs an fstat, which may refuse it)
+      let charged: boolean;
+      try {
+        charged = this.output.state !== 'counting' || this.output.chargeFile(text.input.size);
+      } catch (e) {
+        text.input.close();
+        this.fail(e, item.display);
+        return false;
+      }
+      if (!charged) {
         text.input.close();
         this.ended = true;
         return false;

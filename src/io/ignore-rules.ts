@@ -62,8 +62,13 @@ const RUN = /[A-Za-z0-9._+~@,=%-]+/g;
  * matches; every other path is tested by `ignore` itself, over all the rules in their order.
  */
 export class DirRules {
-  /** every rule, in order: the exact answer */
-  private readonly all: Ignore;
+  /**
+   * every rule, in order: the exact answer, compiled at the first path the tables cannot rule out
+   * (most directories have none: compiling git's 263 root rules cost more than the whole walk)
+   */
+  private exact: Ignore | undefined;
+  /** the rules' text, as `exact` is to be given it */
+  private readonly texts: string[] = [];
   /** rules of one plain name, lower-cased: they match a last name */
   private readonly names = new Set<string>();
   /** rules of a plain path (a leading or inner "/"), lower-cased, without the slashes at the ends */
@@ -77,8 +82,14 @@ export class DirRules {
   /** a rule with no plain run at all (`*`, `[ab]`): every path may match */
   private any = false;
 
-  constructor(private readonly factory: IgnoreFactory) {
-    this.all = factory();
+  constructor(private readonly factory: IgnoreFactory) {}
+
+  private get all(): Ignore {
+    if (this.exact === undefined) {
+      this.exact = this.factory();
+      for (const t of this.texts) this.exact.add(t);
+    }
+    return this.exact;
   }
 
   /**
@@ -91,7 +102,7 @@ export class DirRules {
     const bad: BadRule[] = [];
     // Only a class or an escape can make a RegExp that does not compile: other files cost nothing.
     const kept = /[[\\]/.test(text) ? lines.filter((line, i) => (this.compiles(line) ? true : (bad.push({ line: i + 1, rule: line }), false))) : lines;
-    this.all.add(bad.length === 0 ? text : kept.join('\n'));
+    this.texts.push(bad.length === 0 ? text : kept.join('\n'));
     for (const line of kept) {
       // blank lines and comments are no rules (a comment kept as a rule would only cost time)
       if (line.trim() === '' || line.startsWith('#')) continue;
@@ -142,31 +153,41 @@ export class DirRules {
     return this.all.test(dir ? `${sub}/` : sub);
   }
 
-  /** False when no rule can match the path itself. */
+  /**
+   * False when no rule can match the path itself. Asked for every file of a walk by every rule set
+   * above it, and mostly run before the JIT has compiled it: indexed loops (no iterator objects),
+   * and the last name's lower case and extension made once for all the sets.
+   */
   private mayMatch(sub: string, name: string): boolean {
     if (this.any) return true;
     const lower = lowerCase(name);
     if (this.names.has(lower)) return true;
     // a suffix with a dot is in the list of the name's last extension (a name without a dot has none)
-    const dot = lower.lastIndexOf('.');
-    const withDot = dot === -1 ? undefined : this.byExtension.get(lower.slice(dot + 1));
-    if (withDot !== undefined) for (const s of withDot) if (lower.endsWith(s)) return true;
-    for (const s of this.suffixes) if (lower.endsWith(s)) return true;
-    if (this.paths.size === 0 && this.runs.length === 0) return false;
-    const path = sub.toLowerCase();
+    if (this.byExtension.size > 0 && lastExtension !== undefined) {
+      const withDot = this.byExtension.get(lastExtension);
+      if (withDot !== undefined) for (let i = 0; i < withDot.length; i++) if (lower.endsWith(withDot[i]!)) return true;
+    }
+    const suffixes = this.suffixes;
+    for (let i = 0; i < suffixes.length; i++) if (lower.endsWith(suffixes[i]!)) return true;
+    const runs = this.runs;
+    if (this.paths.size === 0 && runs.length === 0) return false;
+    const path = sub === name ? lower : sub.toLowerCase();
     if (this.paths.has(path)) return true;
-    for (const r of this.runs) if (path.includes(r)) return true;
+    for (let i = 0; i < runs.length; i++) if (path.includes(runs[i]!)) return true;
     return false;
   }
 }
 
-/** The last name lower-cased: every rule set on the way asks for the same one. */
+/** The last name lower-cased, and its last extension: every rule set on the way asks for the same ones. */
 let lastName = '';
 let lastLower = '';
+let lastExtension: string | undefined;
 function lowerCase(name: string): string {
   if (name !== lastName) {
     lastName = name;
     lastLower = name.toLowerCase();
+    const dot = lastLower.lastIndexOf('.');
+    lastExtension = dot === -1 ? undefined : lastLower.slice(dot + 1);
   }
   return lastLower;
 }

@@ -45,8 +45,16 @@ function waiting(read: ReadFn, beforeWait: (() => void) | undefined): ReadFn {
 export interface Input {
   name: string;
   read: ReadFn;
-  /** size in bytes for a regular file, undefined for a pipe or stdin */
-  size: number | undefined;
+  /**
+   * size in bytes for a regular file, undefined for a pipe or stdin. A walked file's (`unsized`)
+   * is learnt when first asked, by an fstat that also refuses what is not a regular file.
+   */
+  readonly size: number | undefined;
+  /**
+   * A walked file opened without an fstat: not live (its reads never wait), but its size is not
+   * known until asked; read it to its end rather than to its size (io/text.ts firstFill).
+   */
+  readonly unsized?: boolean;
   /**
    * For a regular file: a reader of its bytes `[start, end)` by position, beside `read` (whose
    * place it leaves alone), for a second pass over part of the file (page --last).
@@ -135,10 +143,6 @@ function positionalReader(fd: number, name: string, start: number, end: number):
   };
 }
 
-/**
- * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
- * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
- */
 /** A POSIX path that path.resolve would change: "//", a "." or ".." part, or a trailing "/". */
 const UNNORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
 
@@ -151,10 +155,17 @@ export function resolvePath(cwd: string, p: string): string {
   return sep === '/' && p.startsWith('/') && !UNNORMAL.test(p) ? p : resolve(cwd, p);
 }
 
-export function openInput(path: string, io: InputSource): Input {
+/**
+ * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
+ * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
+ * `walked`: the name comes from a walk or a glob, whose directory entry said "regular file", in
+ * a normalized absolute path; outside a server, it is opened without an fstat (WalkedFile).
+ */
+export function openInput(path: string, io: InputSource, walked = false): Input {
   if (path === '-') {
     return { name: '-', read: waiting(io.stdin, io.beforeWait), size: undefined, close() {} };
   }
+  if (walked && io.confine === undefined && io.files === undefined) return openWalked(path);
   // Relative to the source's working directory (the process's own, except in tests and servers).
   const abs = resolvePath(io.cwd, path);
   const cached = io.files?.open(abs, path);
@@ -196,4 +207,75 @@ export function openInput(path: string, io: InputSource): Input {
     fs.closeSync(fd);
     throw fileError(e, name);
   }
+}
+
+/**
+ * A file a walk listed as a regular file, opened and read with no fstat: over a tree, the Stats
+ * object (four Dates) and its system call were a large share of a small file's cost, and the
+ * walk's directory entry already said what the file is. Its name may have been swapped since
+ * for something else, which must neither block nor stream forever: it is opened without waiting
+ * (O_NONBLOCK: a named pipe opens at once), and the fstat comes back the moment the file stops
+ * behaving as a regular file does: a read that would wait (EAGAIN), or a second read that brings
+ * bytes (a small file ends in one read and a read of nothing; a large one pays one fstat). What
+ * is not a regular file is then refused, after one buffer at most (docs/HARDENING.md).
+ */
+class WalkedFile implements Input {
+  readonly unsized = true;
+  readonly read: ReadFn;
+  private checked = false;
+  private bytes = 0;
+  private reads = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly fd: number,
+  ) {
+    this.read = (buf, offset, length) => this.readSome(buf, offset, length);
+  }
+
+  get size(): number {
+    this.check();
+    return this.bytes;
+  }
+
+  private check(): void {
+    if (this.checked) return;
+    let st: fs.Stats;
+    try {
+      st = fs.fstatSync(this.fd);
+    } catch (e) {
+      throw fileError(e, this.name);
+    }
+    if (!st.isFile()) throw new LinewiseError('not-a-file', `is ${fileKind(st)}, not a regular file (it was one when the walk listed it)`, this.name);
+    this.checked = true;
+    this.bytes = st.size;
+  }
+
+  private readSome(buf: Uint8Array, offset: number, length: number): number {
+    let n: number;
+    try {
+      n = fs.readSync(this.fd, buf, offset, length, null);
+    } catch (e) {
+      // a regular file never says EAGAIN: the check names what it is instead
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') this.check();
+      throw fileError(e, this.name);
+    }
+    if (n > 0 && this.reads++ > 0) this.check();
+    return n;
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+function openWalked(path: string): Input {
+  let fd: number;
+  try {
+    // fsPath: a walked name that is not UTF-8 is opened by its own bytes, never by a look-alike.
+    fd = fs.openSync(fsPath(path), OPEN_NOW);
+  } catch (e) {
+    throw fileError(e, path);
+  }
+  return new WalkedFile(path, fd);
 }

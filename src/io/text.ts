@@ -26,6 +26,8 @@ export interface TextOptions {
    * binary files without a word, so the message is never read).
    */
   quietBinary?: boolean;
+  /** the path is a walked file's (io/input.ts openInput: opened without an fstat) */
+  walked?: boolean;
   /**
    * The scanner to read with, started over (grep passes one for a whole search, so no file
    * allocates a buffer); the caller releases it. Without it, the result's scanner is new.
@@ -57,21 +59,29 @@ const ENDED: ReadFn = () => 0;
 /**
  * Reads an input's first bytes into `buf`, the scanner's own buffer (so no byte is read twice):
  * for a regular file (`size` known), up to SNIFF_BYTES or the buffer's size, whichever is less;
- * for a live input (a pipe, a terminal), what its first read brings, read further only while it
- * could still be the start of a byte order mark: a live stream's first line is not held back
- * waiting for bytes its writer has not sent. `ended`: the input ended within them (a regular file
- * whose first read brought all of the size it had when opened is not read again to learn so).
+ * for a walked file whose size is not asked (`unsized`), the same, or to its end; for a live
+ * input (a pipe, a terminal), what its first read brings, read further only while it could still
+ * be the start of a byte order mark: a live stream's first line is not held back waiting for
+ * bytes its writer has not sent. Returns the bytes read; `fillEnded`: the input ended within them
+ * (a regular file whose first read brought all of the size it had when opened is not read again
+ * to learn so). A module variable, not an object per file.
  */
-function firstFill(read: ReadFn, buf: Buffer, size: number | undefined): { filled: number; ended: boolean } {
+let fillEnded = false;
+function firstFill(input: Input, buf: Buffer): number {
+  const read = input.read;
+  const size = input.unsized === true ? undefined : input.size;
+  const live = size === undefined && input.unsized !== true;
   const want = Math.min(SNIFF_BYTES, buf.length);
   let got = 0;
+  fillEnded = true;
   while (got < want) {
     const k = read(buf, got, buf.length - got);
-    if (k <= 0) return { filled: got, ended: true };
+    if (k <= 0) return got;
     got += k;
-    if (size === undefined ? !couldBeMarkStart(buf.subarray(0, got)) : got === size) break;
+    if (live ? !couldBeMarkStart(buf.subarray(0, got)) : got === size) break;
   }
-  return { filled: got, ended: size !== undefined && got === size };
+  fillEnded = size !== undefined && got === size;
+  return got;
 }
 
 /** The `bom` field for a byte order mark of `length` bytes read with `codec`. */
@@ -111,12 +121,13 @@ export class BinaryFileError extends LinewiseError {
  * order mark that contradicts `opts.encoding` is refused. The caller closes `input`.
  */
 export function openText(path: string, io: InputSource, opts: TextOptions = {}): OpenedText {
-  const input = openInput(path, io);
+  const input = openInput(path, io, opts.walked);
   // One scanner: the caller's, or a new one; the input's first read goes into its buffer, is
   // sniffed there, and the scanner starts on it (past the byte order mark) or on its decoding.
   const scanner = opts.scanner ?? new LineScanner(ENDED, opts.bufferSize);
   try {
-    const { filled, ended } = firstFill(input.read, scanner.buffer, input.size);
+    const filled = firstFill(input, scanner.buffer);
+    const ended = fillEnded;
     const head = scanner.buffer.subarray(0, filled);
     const { bomLength, codec, binary } = sniff(head, opts.encoding, !opts.allowBinary);
     // UTF-16 text is full of NUL bytes: with a codec the decoded text was checked. A walk's binary
