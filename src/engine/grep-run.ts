@@ -6,7 +6,7 @@
 
 import { Exit, LinewiseError } from '../core/errors.js';
 import type { Finder } from '../core/finders.js';
-import { LineScanner, type PieceVisitor } from '../core/lines.js';
+import { LineScanner } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { finderFor } from '../core/finder-choice.js';
 import { lineGatherer, LineSearcher } from '../core/searcher.js';
@@ -150,19 +150,6 @@ export class GrepRun implements Turn {
     return this.timedOut?.display ?? this.cur?.target.display;
   }
 
-  /** the step's time limit, and whether the searcher or the output stopped the file in hand */
-  private until = 0;
-  private stopped = false;
-  /** hands each block of the file in hand to its searcher: one function for every file */
-  private readonly visitBlock: PieceVisitor = (buf, start, end, ends) => {
-    const output = this.output;
-    if (this.cur!.searcher.visitor(buf, start, end, ends) === false || output.state === 'done' || !output.scanned(end - start)) {
-      this.stopped = true;
-      return false;
-    }
-    return performance.now() < this.until;
-  };
-
   /** Searches until `until` (a performance.now() time); true when every input is done. */
   step(until: number): boolean {
     const output = this.output;
@@ -174,17 +161,24 @@ export class GrepRun implements Turn {
         if (!opened) return true;
       }
       const cur = this.cur!;
-      this.until = until;
-      this.stopped = false;
+      // A closure per step over locals, not one method reading its state from `this`: the
+      // visitor runs for every block, and the shared one made a large file's search 25-30 %
+      // slower (grep -F of the 256 MiB log with no match, 0.13 -> 0.17 s, same rounds).
+      let stopped = false;
       let finished: boolean;
       try {
-        finished = cur.text.scanner.scanBlocks(this.visitBlock);
+        finished = cur.text.scanner.scanBlocks((buf, start, end, ends) => {
+          if (cur.searcher.visitor(buf, start, end, ends) === false || output.state === 'done' || !output.scanned(end - start)) {
+            stopped = true;
+            return false;
+          }
+          return performance.now() < until;
+        });
       } catch (e) {
         this.closeCurrent();
         this.fail(e, cur.target.display);
         continue;
       }
-      const stopped = this.stopped;
       if (!finished && !stopped) return false; // time is up: resume later
       this.endFile(cur);
       if (performance.now() >= until) return false;
