@@ -343,14 +343,9 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     if (fp.maybeDelete) return planDelete({ ...fp, action: 'delete' }, at, o, failures);
     return fail(failures, at.given, fp.hunks[0] ?? { header: 'file', patchLine: fp.patchLine }, 'no such file to patch');
   }
-  const t = examineTarget(at.given, at.real);
-  pin(t, o);
-  const r = readForPatch(targetPath(t), at.given, o.encoding);
-  const result = patchLines(fp, at.given, r, o, failures);
-  if (result === undefined) {
-    unpinTarget(t);
-    return undefined;
-  }
+  const patched = patchExisting(fp, at, o, failures);
+  if (patched === undefined) return undefined;
+  const { t, r, result } = patched;
   const { content, hunks, linesAfter, changed } = result;
   let mode: number | undefined;
   if (fp.newMode !== undefined && (Number(r.stat.mode) & 0o111) !== (fp.newMode & 0o111)) mode = (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111);
@@ -379,6 +374,19 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   return w;
 }
 
+/** The existing file `p` examined, pinned (under a confinement), read and patched; undefined, unpinned, when a hunk failed. */
+function patchExisting(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): { t: EditTarget; r: ReadFile; result: NonNullable<ReturnType<typeof patchLines>> } | undefined {
+  const t = examineTarget(p.given, p.real);
+  pin(t, o);
+  const r = readForPatch(targetPath(t), p.given, o.encoding);
+  const result = patchLines(fp, p.given, r, o, failures);
+  if (result === undefined) {
+    unpinTarget(t);
+    return undefined;
+  }
+  return { t, r, result };
+}
+
 function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
   const first = fp.hunks[0] ?? { header: `${fp.action} ${fp.oldPath} -> ${fp.newPath}`, patchLine: fp.patchLine };
   if (!from.exists) {
@@ -391,14 +399,9 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     return { report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.file.length, linesAfter: r.file.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
   }
   if (to.exists) return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
-  const t = examineTarget(from.given, from.real);
-  pin(t, o);
-  const r = readForPatch(targetPath(t), from.given, o.encoding);
-  const result = patchLines(fp, from.given, r, o, failures);
-  if (result === undefined) {
-    unpinTarget(t);
-    return undefined;
-  }
+  const patched = patchExisting(fp, from, o, failures);
+  if (patched === undefined) return undefined;
+  const { t, r, result } = patched;
   const mode = fp.newMode !== undefined ? (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111) : Number(r.stat.mode) & 0o7777;
   const rep = report(fp, to.given, 'applied', true, {
     from: from.given,

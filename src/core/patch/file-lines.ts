@@ -29,26 +29,9 @@ export class FileLines {
     return this.starts.length - 1;
   }
 
-  /** where line `i` (0-based) starts in `text` */
+  /** where line `i` (0-based) starts in `text` (`length`: the text's end) */
   start(i: number): number {
     return this.starts[i]!;
-  }
-
-  /** where line `i` ends in `text`, its terminator included */
-  end(i: number): number {
-    return this.starts[i + 1]!;
-  }
-
-  /** line `i`'s bytes, terminator included (a view: for the rare paths, the hot ones use offsets) */
-  line(i: number): Buffer {
-    return this.text.subarray(this.starts[i]!, this.starts[i + 1]!);
-  }
-
-  /** every line, as views */
-  lines(): Buffer[] {
-    const out: Buffer[] = [];
-    for (let i = 0; i < this.length; i++) out.push(this.line(i));
-    return out;
   }
 
   terminator(i: number): Terminator {
