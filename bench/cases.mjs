@@ -112,16 +112,18 @@ export function makeCases(groups, d, lwArgv, notes) {
   if (groups.has('grep')) {
     // The same flags for all three, -n included (rg and grep print no numbers to a file without it;
     // linewise always does); GNU grep gets -E unless -F, and the C locale unless the case needs UTF-8.
-    const grepCase = (name, flags, pattern, goals, locale = CLOCALE) => {
+    const grepCase = (name, flags, pattern, goals, locale = CLOCALE, floors = false) => {
       const n = flags.includes('-c') ? [] : ['-n'];
       add('grep', `grep ${name} in ${d.tag}`, { label: 'linewise', args: ['grep', ...flags, pattern, d.log()] }, [
         { label: `grep (${locale.LC_ALL})`, argv: ['grep', ...n, ...flags, ...(flags.includes('-F') ? [] : ['-E']), pattern, d.log()], env: locale, goal: goals.grep, sameRows: true },
         { label: 'rg', argv: ['rg', '--no-config', ...n, ...flags, pattern, d.log()], goal: goals.rg, sameRows: true },
+        // the floor of a Node process (issue 27): reading the file alone, and rg made to read it too
+        ...(floors ? [{ label: 'bare Node read', argv: [process.execPath, path.join(d.root, 'bench', 'bare-read.mjs'), d.log()] }, { label: 'rg --no-mmap', argv: ['rg', '--no-config', '--no-mmap', ...n, ...flags, pattern, d.log()], sameRows: true }] : []),
       ]);
     };
     // "Keeping the lead over GNU grep" (issue 17, item 3) is read as ≤ 1 × grep.
-    grepCase('a literal (-F req=deadbeef)', ['-F'], 'req=deadbeef', { rg: goal(2), grep: goal(1) });
-    grepCase('a regex with a literal', [], 'ERROR svc=api-1[0-9] req=ff', { rg: goal(2), grep: goal(1) });
+    grepCase('a literal (-F req=deadbeef)', ['-F'], 'req=deadbeef', { rg: goal(2), grep: goal(1) }, CLOCALE, true);
+    grepCase('a regex with a literal', [], 'ERROR svc=api-1[0-9] req=ff', { rg: goal(2), grep: goal(1) }, CLOCALE, true);
     grepCase('-i, a non-ASCII literal (NAÏVE RÉSUMÉ)', ['-i'], 'NAÏVE RÉSUMÉ', { rg: goal(1), grep: goal(2.5, 'earlier') }, { LC_ALL: 'C.UTF-8' });
     grepCase('-i, an ASCII pattern', ['-i'], 'timeout retry cache', { grep: goal(2.5, 'earlier') });
     grepCase('-c, a regex with no literal', ['-c'], '[0-9]{6}', { grep: goal(6, 'earlier') });
