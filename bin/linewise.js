@@ -9,7 +9,6 @@
 // run (holding the functions the command compiled, not only the top level) measured faster.
 'use strict';
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const vm = require('node:vm');
 
@@ -70,7 +69,7 @@ function cacheDir() {
  */
 function makeCacheDir() {
   const uid = process.getuid?.();
-  const at = path.join(os.tmpdir(), `linewise-compile-cache${uid === undefined ? '' : `-${uid}`}`);
+  const at = path.join(tmpdir(), `linewise-compile-cache${uid === undefined ? '' : `-${uid}`}`);
   try {
     let st = lstat(at);
     if (st === undefined) {
@@ -82,6 +81,13 @@ function makeCacheDir() {
   } catch {
     return undefined; // no temporary directory, or not writable: run without a cache
   }
+}
+
+/** os.tmpdir() without loading node:os (about 0.2 ms of every start): the same rule on POSIX. */
+function tmpdir() {
+  if (process.platform === 'win32') return require('node:os').tmpdir();
+  const t = process.env.TMPDIR || process.env.TMP || process.env.TEMP || '/tmp';
+  return t.length > 1 && t.endsWith('/') ? t.slice(0, -1) : t;
 }
 
 function lstat(p) {

@@ -10,7 +10,7 @@ import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { lazyChildProcess } from './esbuild-plugins.mjs';
+import { lazyChildProcess, sharedBuiltins } from './esbuild-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'dist-bin');
@@ -58,7 +58,7 @@ const threadSource = {
   },
 };
 const script = join(work, 'linewise.cjs');
-await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, threadSource, lazyChildProcess] });
+await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, threadSource, lazyChildProcess, sharedBuiltins(['fs', 'path', 'buffer'])] });
 
 // 2. A Node binary of exactly this version. process.execPath is not always usable (a distro
 //    build may link a shared libnode, another may be a shim), so the official build comes from
