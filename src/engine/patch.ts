@@ -435,7 +435,7 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
     if (p.status === 'apply') applied.push({ hunk: fp.hunks[k]!, at: p.at, length: p.length });
   });
   const built = buildContent(r.file, applied);
-  const content = Buffer.concat(built.pieces);
+  const content = built.content;
   let landedAt = 0;
   const hunks = placed.map((p, k) => {
     if (p.status === 'failed') throw new Error('unreachable');

@@ -3,13 +3,16 @@
 // collector), a line's comparison key made only when a hunk compares it.
 
 import { type Terminator, terminatorLength, terminatorOf } from '../terminators.js';
+import { newlineAt } from './lines.js';
 
 const LF = 0x0a;
+const CR = 0x0d;
 
 export class FileLines {
   /** where each line starts in `text`, and one more entry: the text's length */
   private readonly starts: number[];
-  private readonly keys: (string | undefined)[];
+  /** keys made so far (messages, --ignore-whitespace): exact matching compares bytes ({@link equals}) */
+  private keys: (string | undefined)[] | undefined;
   private loose: (string | undefined)[] | undefined;
 
   /** `text`: the file's lines, terminators included (a last line may have none) */
@@ -17,12 +20,11 @@ export class FileLines {
     const starts: number[] = [];
     for (let at = 0; at < text.length; ) {
       starts.push(at);
-      const nl = text.indexOf(LF, at);
+      const nl = newlineAt(text, at);
       at = nl === -1 ? text.length : nl + 1;
     }
     starts.push(text.length);
     this.starts = starts;
-    this.keys = new Array<string | undefined>(starts.length - 1);
   }
 
   get length(): number {
@@ -38,11 +40,30 @@ export class FileLines {
     return terminatorOf(this.text, this.starts[i]!, this.starts[i + 1]!);
   }
 
+  /**
+   * Line `i` as compared ({@link keyOf}) is `key` (a hunk line's, see {@link lineKey}): byte by
+   * byte against the file's text, no string made (a 500-file patch compared 45,000 lines).
+   */
+  equals(i: number, key: string): boolean {
+    const t = this.text;
+    const s = this.starts[i]!;
+    let e = this.starts[i + 1]!;
+    if (e > s && t[e - 1] === LF) {
+      e--;
+      if (e > s && t[e - 1] === CR) e--;
+    }
+    if (e > s && t[e - 1] === CR) e--;
+    const n = key.length;
+    if (e - s !== n) return false;
+    for (let k = 0; k < n; k++) if (t[s + k] !== key.charCodeAt(k)) return false;
+    return true;
+  }
+
   /** line `i` as compared (see {@link keyOf}); with `whitespace`, as --ignore-whitespace compares it */
   key(i: number, whitespace: boolean): string {
     const s = this.starts[i]!;
     const e = this.starts[i + 1]!;
-    const k = (this.keys[i] ??= keyOf(this.text, e - terminatorLength(this.text, s, e), s));
+    const k = ((this.keys ??= new Array<string | undefined>(this.length))[i] ??= keyOf(this.text, e - terminatorLength(this.text, s, e), s));
     if (!whitespace) return k;
     this.loose ??= new Array<string | undefined>(this.length);
     return (this.loose[i] ??= looseKey(k));
