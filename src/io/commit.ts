@@ -18,7 +18,7 @@ import { fileError } from './input.js';
 import { type HeldLock, lock, unlock } from './lock.js';
 import { shownBeside, targetDir, targetPath } from './edit-target.js';
 import { checkReplaceable, mountPoints } from './replaceable.js';
-import { besideName, syncDir, syncDirs, type TempFile, unlinkQuietly } from './temp-file.js';
+import { besideName, randomHex, syncDir, syncDirs, type TempFile, unlinkQuietly } from './temp-file.js';
 
 /** For tests only: called before each rename, so a test can make one fail as a busy mount would. */
 export const commitTestHooks: { beforeRename?: (target: string) => void } = {};
@@ -103,8 +103,7 @@ async function unlinkQuietlyAll(names: string[]): Promise<void> {
 
 /** A hard link to the target as it is, beside it: the undo of its rename while the batch goes on. */
 function keepOriginal(t: TempFile): string {
-  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
-  const name = besideName(t.target, `.linewise-${random}.orig`);
+  const name = besideName(t.target, `.linewise-${randomHex()}.orig`);
   try {
     fs.linkSync(fsPath(targetPath(t.target)), fsPath(name));
   } catch (e) {

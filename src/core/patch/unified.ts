@@ -116,6 +116,8 @@ function readHunk(patch: Buffer, at: number, i: number, keep: boolean): { hunk: 
   let newLeft = m[4] === undefined ? 1 : Number(m[4]);
   // shown as `@@ -A,B +C,D @@`, any text after it (git's function line) left out: what HUNK matched
   const hunk: Hunk = { header: m[0], patchLine: i + 1, oldStart: Number(m[1]), newStart: Number(m[3]), lines: [], oldNoNewline: false, newNoNewline: false };
+  // with `keep`, `patch` is the hunk's own stretch (hunkLines): decoded once, each line a slice
+  const text = keep ? patch.toString('latin1') : '';
   let p = nextLine(patch, at);
   i++;
   let last: HunkLine['op'] | undefined;
@@ -147,7 +149,7 @@ function readHunk(patch: Buffer, at: number, i: number, keep: boolean): { hunk: 
       trailing = 0;
     } else if (changes) trailing++;
     else leading++;
-    if (keep) hunk.lines.push({ op, text: patch.toString('latin1', Math.min(p + 1, cut), cut), crlf: cut < end });
+    if (keep) hunk.lines.push({ op, text: text.slice(Math.min(p + 1, cut), cut), crlf: cut < end });
     p = end + 1;
     i++;
   }
