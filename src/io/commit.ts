@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath, quotePath } from '../core/path-names.js';
 import { fileError } from './input.js';
-import { type HeldLock, lock, unlock } from './lock.js';
+import { discardPrepared, type HeldLock, lock, type PreparedLock, unlock } from './lock.js';
 import { shownBeside, targetDir, targetPath } from './edit-target.js';
 import { checkReplaceable, mountPoints } from './replaceable.js';
 import { besideName, randomHex, syncDir, syncDirs, type TempFile, unlinkQuietly } from './temp-file.js';
@@ -36,16 +36,24 @@ interface Renamed {
  * renamed one after another. A rename that still fails puts back the files renamed before it,
  * and nothing is written.
  */
-export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal): Promise<void> {
+export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal, prepared?: ReadonlyMap<string, Promise<PreparedLock>>): Promise<void> {
   // Checking that a file is unchanged and renaming over it must be one step for two linewise
   // processes editing one file: else both check, both rename, and the first edit is lost though
   // it was reported applied. A lock per directory of the targets makes it one step.
   const locks: HeldLock[] = [];
+  // locks prepared ahead (prepareLock) by directory; each is taken, or removed in the end
+  const ready = new Map<string, PreparedLock>();
   try {
     // Under a confinement each directory must still be inside it: before a lock is made there,
     // and again at the moment of the renames.
     for (const t of temps) t.target.dir?.recheck();
-    for (const t of oneFilePerDirectory(temps)) locks.push(await lock(t.target, signal));
+    if (prepared !== undefined) for (const [dir, p] of prepared) ready.set(dir, await p);
+    for (const t of oneFilePerDirectory(temps)) {
+      const dir = path.dirname(t.target.real);
+      const p = ready.get(dir);
+      ready.delete(dir); // lock() removes it if it fails
+      locks.push(await lock(t.target, signal, undefined, p));
+    }
     for (const t of temps) t.check();
     for (const t of temps) t.target.dir?.recheck();
     const mounts = temps.length > 0 ? mountPoints() : undefined;
@@ -53,6 +61,7 @@ export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal
     await renameAll(temps);
   } finally {
     for (const l of locks) unlock(l);
+    for (const p of ready.values()) discardPrepared(p);
   }
 }
 
