@@ -48,6 +48,16 @@ export function parseUnified(patch: Buffer, o: UnifiedOptions): FilePatch[] {
   let cur: Draft | undefined;
   const len = patch.length;
   for (let at = 0, i = 0; at < len; ) {
+    // a hunk, told by its first bytes: its `@@` line is read once, by readHunk
+    if (patch[at] === 0x40 && patch[at + 1] === 0x40 && (at + 2 === len || patch[at + 2] === 0x20 || patch[at + 2] === 0x0a || (patch[at + 2] === 0x0d && (at + 3 === len || patch[at + 3] === 0x0a)))) {
+      if (cur === undefined || cur.minus === undefined) throw badPatch(i + 1, 'a hunk before any file header (--- and +++)', lineAt(patch, at).text);
+      // its lines stay in the patch until its file is planned (types.ts, HunkSource)
+      const read = readHunk(patch, at, i, false);
+      cur.hunks.push(read.hunk);
+      at = read.next;
+      i = read.nextLine;
+      continue;
+    }
     const line = lineAt(patch, at);
     const t = line.text;
     if (t.startsWith('diff --git ')) {
@@ -83,15 +93,6 @@ export function parseUnified(patch: Buffer, o: UnifiedOptions): FilePatch[] {
         i += 2;
         continue;
       }
-    }
-    if (t.startsWith('@@ ') || t === '@@') {
-      if (cur === undefined || cur.minus === undefined) throw badPatch(i + 1, 'a hunk before any file header (--- and +++)', t);
-      // its lines stay in the patch until its file is planned (types.ts, HunkSource)
-      const read = readHunk(patch, at, i, false);
-      cur.hunks.push(read.hunk);
-      at = read.next;
-      i = read.nextLine;
-      continue;
     }
     // Anything else ends the file's hunks: text between files is skipped.
     if (cur !== undefined && (cur.hunks.length > 0 || !cur.git)) cur = undefined;
