@@ -17,7 +17,7 @@ import { fsPath, quotePath } from '../core/path-names.js';
 import { fileError } from './input.js';
 import { discardPrepared, type HeldLock, lock, type PreparedLock, unlock } from './lock.js';
 import { shownBeside, targetDir, targetPath } from './edit-target.js';
-import { checkReplaceable, mountPoints } from './replaceable.js';
+import { checkReplaceable, type DirFacts, mountPoints } from './replaceable.js';
 import { besideName, randomHex, syncDir, syncDirs, type TempFile, unlinkQuietly } from './temp-file.js';
 
 /** For tests only: called before each rename, so a test can make one fail as a busy mount would. */
@@ -57,7 +57,9 @@ export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal
     for (const t of temps) t.check();
     for (const t of temps) t.target.dir?.recheck();
     const mounts = temps.length > 0 ? mountPoints() : undefined;
-    for (const t of temps) checkReplaceable(t, mounts);
+    // a directory's facts asked once for all its files (a 500-file patch: 1,000 system calls fewer)
+    const dirs = new Map<string, DirFacts>();
+    for (const t of temps) checkReplaceable(t, mounts, dirs);
     await renameAll(temps);
   } finally {
     for (const l of locks) unlock(l);
