@@ -54,6 +54,8 @@ export function patchLines(patch: Buffer): PatchLine[] {
   return out;
 }
 
+const u8IndexOf = Uint8Array.prototype.indexOf;
+
 /**
  * Where the next "\n" at or after `from` is (-1: none). The typed array's own indexOf, not
  * Buffer's: Buffer#indexOf checks its arguments in JavaScript and calls into C++ each time,
@@ -63,7 +65,6 @@ export function patchLines(patch: Buffer): PatchLine[] {
 export function newlineAt(buf: Uint8Array, from: number): number {
   return u8IndexOf.call(buf, 10, from);
 }
-const u8IndexOf = Uint8Array.prototype.indexOf;
 
 /** The line starting at byte `at` of the patch (`at` < its length). */
 export function lineAt(patch: Buffer, at: number): PatchLine {
