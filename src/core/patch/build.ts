@@ -60,9 +60,11 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
   // at most: the file, each added line with a two-byte terminator, and a terminator given to a
   // last line that is no longer last
   let size = src.length + 2;
-  for (const { hunk } of hunks) {
+  // indexed loops, not for-of: without TurboFan each step of an iterator is an object
+  for (let h = 0; h < hunks.length; h++) {
+    const lines = hunks[h]!.hunk.lines;
     size += 2;
-    for (const l of hunk.lines) if (l.op === '+') size += l.text.length + 2;
+    for (let k = 0; k < lines.length; k++) if (lines[k]!.op === '+') size += lines[k]!.text.length + 2;
   }
   const out = Buffer.allocUnsafe(size);
   let pos = 0;
