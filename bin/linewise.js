@@ -16,7 +16,8 @@ const vm = require('node:vm');
 // size, and no Maglev; a grep that walks a tree: TurboFan later (src/cli/heap.ts says why and
 // what counts; the standalone binary calls that). Set before the bundle is compiled, and part of
 // the cache's key.
-const heapFlag = tunedRun(process.argv.slice(2)) ? `--semi-space-growth-factor=1 --no-maglev${walksTree(process.argv.slice(2)) ? ' --interrupt-budget=1000000' : ''}` : '';
+// patch: the same and no TurboFan (src/cli/heap.ts's PATCH_FLAGS).
+const heapFlag = process.argv[2] === 'patch' ? '--semi-space-growth-factor=1 --no-maglev --no-opt' : tunedRun(process.argv.slice(2)) ? `--semi-space-growth-factor=1 --no-maglev${walksTree(process.argv.slice(2)) ? ' --interrupt-budget=1000000' : ''}` : '';
 if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(heapFlag);
 
 /** As src/cli/heap.ts's walksTree (V8 11 alone: later ones call --interrupt-budget unrecognized). */

@@ -82,8 +82,19 @@ export function walksTree(argv: readonly string[]): boolean {
   });
 }
 
+/**
+ * `patch`: the grep flags, and no TurboFan. A patch runs its code a few thousand times (a file,
+ * a hunk) to a few hundred thousand (a line): TurboFan compiled a hundred or so of its functions
+ * on V8's background threads, whose malloc arenas stayed resident, for no gain in time on 2
+ * cores. A 500-file, 5,000-hunk patch peaked at 73-75 MiB on Node 20 (82 on Node 24), 68 with
+ * the young generation kept small or without TurboFan alone, 55 with both (59 on Node 24, where
+ * Maglev is off too), in the same time (docs/PERFORMANCE.md).
+ */
+const PATCH_FLAGS = `${GREP_FLAGS} --no-opt`;
+
 /** The V8 flags of a run (see tunedRun and walksTree), '' for none. */
 export function runFlags(argv: readonly string[]): string {
+  if (argv[0] === 'patch') return PATCH_FLAGS;
   if (!tunedRun(argv)) return '';
   return walksTree(argv) ? `${GREP_FLAGS} ${WALK_FLAGS}` : GREP_FLAGS;
 }

@@ -19,7 +19,7 @@ import { checkpoint } from '../io/checkpoint.js';
 import { commitAll } from '../io/commit.js';
 import type { Confinement } from '../io/confine.js';
 import { type EditTarget, examineTarget, pinTarget, sameFile, targetPath, unpinTarget } from '../io/edit-target.js';
-import { lock, unlock } from '../io/lock.js';
+import { discardPrepared, lock, prepareLock, type PreparedLock, unlock } from '../io/lock.js';
 import { makeDirIn, taken, writeNewFileIn } from '../io/new-file.js';
 import { realPath } from '../io/real-path.js';
 import { syncDir, TempFile, type WriteFn } from '../io/temp-file.js';
@@ -205,10 +205,14 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   // Temporary files being flushed to disk, oldest first: a few overlap, so a patch of thousands
   // of files neither waits for each flush in turn nor holds thousands of descriptors.
   const sealing: Promise<void>[] = [];
+  // The locks of the directories the commit will rename in, prepared while the next files are
+  // planned (io/lock.ts, prepareLock); not under a confinement, where nothing is made in a
+  // directory before the commit checks it is still inside.
+  const locks = writing && o.confine === undefined ? new Map<string, Promise<PreparedLock>>() : undefined;
   try {
     for (let i = 0; i < parsed.files.length; i++) {
       await checkpoint(signal);
-      const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn }, failures);
+      const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn, locks }, failures);
       if (w !== undefined) works.push(w);
       if (w?.sealing) sealing.push(w.sealing);
       if (sealing.length >= SEALS_AT_ONCE) {
@@ -219,11 +223,15 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
     await Promise.all(sealing);
     sealing.length = 0;
     if (failures.length > 0) throw new PatchFailedError(failures);
-    if (writing) await commit(works, o.confine, signal);
+    if (writing) await commit(works, o.confine, signal, locks);
   } catch (e) {
-    // no descriptor is closed under a flush still running
+    // no descriptor is closed under a flush still running, no lock left half made
     await Promise.allSettled(sealing);
     for (const w of works) w.temp?.discard();
+    for (const p of locks?.values() ?? []) {
+      const made = await p.catch(() => undefined);
+      if (made) discardPrepared(made);
+    }
     throw e;
   } finally {
     for (const w of works) if (w.target) unpinTarget(w.target);
@@ -240,6 +248,8 @@ interface PlanOptions {
   receipt: boolean;
   confine: Confinement | undefined;
   writeFn: WriteFn | undefined;
+  /** the commit's locks prepared so far, by directory (undefined: none are) */
+  locks: Map<string, Promise<PreparedLock>> | undefined;
 }
 
 /** Plans one file: located, its new content in a temporary file (when writing); failures collected. */
@@ -370,6 +380,12 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
       return temp.sealAsync();
     });
     w.sealing.catch(() => {}); // awaited later; never an unhandled rejection meanwhile
+    const dir = path.dirname(t.real);
+    if (o.locks !== undefined && !o.locks.has(dir)) {
+      const p = prepareLock(t);
+      p.catch(() => {}); // awaited by the commit, or on the way out
+      o.locks.set(dir, p);
+    }
   }
   return w;
 }
@@ -435,7 +451,7 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
     if (p.status === 'apply') applied.push({ hunk: fp.hunks[k]!, at: p.at, length: p.length });
   });
   const built = buildContent(r.file, applied);
-  const content = Buffer.concat(built.pieces);
+  const content = built.content;
   let landedAt = 0;
   const hunks = placed.map((p, k) => {
     if (p.status === 'failed') throw new Error('unreachable');
@@ -497,7 +513,7 @@ function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[])
  * meanwhile), then the changed files renamed over theirs (locked, checked unchanged), then
  * removals (locked, checked unchanged). A failure before the renames undoes the new files.
  */
-async function commit(works: readonly FileWork[], confine: Confinement | undefined, signal: AbortSignal | undefined): Promise<void> {
+async function commit(works: readonly FileWork[], confine: Confinement | undefined, signal: AbortSignal | undefined, locks: ReadonlyMap<string, Promise<PreparedLock>> | undefined): Promise<void> {
   const created: string[] = [];
   const madeDirs: string[] = [];
   try {
@@ -516,6 +532,7 @@ async function commit(works: readonly FileWork[], confine: Confinement | undefin
     await commitAll(
       works.flatMap((w) => (w.temp ? [w.temp] : [])),
       signal,
+      locks,
     );
   } catch (e) {
     for (const c of created.reverse()) fs.rmSync(fsPath(c), { force: true });

@@ -15,10 +15,10 @@ import * as path from 'node:path';
 import { LinewiseError } from '../core/errors.js';
 import { fsPath, quotePath } from '../core/path-names.js';
 import { fileError } from './input.js';
-import { type HeldLock, lock, unlock } from './lock.js';
+import { discardPrepared, type HeldLock, lock, type PreparedLock, unlock } from './lock.js';
 import { shownBeside, targetDir, targetPath } from './edit-target.js';
-import { checkReplaceable, mountPoints } from './replaceable.js';
-import { besideName, syncDir, syncDirs, type TempFile, unlinkQuietly } from './temp-file.js';
+import { checkReplaceable, type DirFacts, mountPoints } from './replaceable.js';
+import { besideName, randomHex, syncDir, syncDirs, type TempFile, unlinkQuietly } from './temp-file.js';
 
 /** For tests only: called before each rename, so a test can make one fail as a busy mount would. */
 export const commitTestHooks: { beforeRename?: (target: string) => void } = {};
@@ -36,23 +36,34 @@ interface Renamed {
  * renamed one after another. A rename that still fails puts back the files renamed before it,
  * and nothing is written.
  */
-export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal): Promise<void> {
+export async function commitAll(temps: readonly TempFile[], signal?: AbortSignal, prepared?: ReadonlyMap<string, Promise<PreparedLock>>): Promise<void> {
   // Checking that a file is unchanged and renaming over it must be one step for two linewise
   // processes editing one file: else both check, both rename, and the first edit is lost though
   // it was reported applied. A lock per directory of the targets makes it one step.
   const locks: HeldLock[] = [];
+  // locks prepared ahead (prepareLock) by directory; each is taken, or removed in the end
+  const ready = new Map<string, PreparedLock>();
   try {
     // Under a confinement each directory must still be inside it: before a lock is made there,
     // and again at the moment of the renames.
     for (const t of temps) t.target.dir?.recheck();
-    for (const t of oneFilePerDirectory(temps)) locks.push(await lock(t.target, signal));
+    if (prepared !== undefined) for (const [dir, p] of prepared) ready.set(dir, await p);
+    for (const t of oneFilePerDirectory(temps)) {
+      const dir = path.dirname(t.target.real);
+      const p = ready.get(dir);
+      ready.delete(dir); // lock() removes it if it fails
+      locks.push(await lock(t.target, signal, undefined, p));
+    }
     for (const t of temps) t.check();
     for (const t of temps) t.target.dir?.recheck();
     const mounts = temps.length > 0 ? mountPoints() : undefined;
-    for (const t of temps) checkReplaceable(t, mounts);
+    // a directory's facts asked once for all its files (a 500-file patch: 1,000 system calls fewer)
+    const dirs = new Map<string, DirFacts>();
+    for (const t of temps) checkReplaceable(t, mounts, dirs);
     await renameAll(temps);
   } finally {
     for (const l of locks) unlock(l);
+    for (const p of ready.values()) discardPrepared(p);
   }
 }
 
@@ -103,8 +114,7 @@ async function unlinkQuietlyAll(names: string[]): Promise<void> {
 
 /** A hard link to the target as it is, beside it: the undo of its rename while the batch goes on. */
 function keepOriginal(t: TempFile): string {
-  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
-  const name = besideName(t.target, `.linewise-${random}.orig`);
+  const name = besideName(t.target, `.linewise-${randomHex()}.orig`);
   try {
     fs.linkSync(fsPath(targetPath(t.target)), fsPath(name));
   } catch (e) {

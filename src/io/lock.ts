@@ -109,9 +109,9 @@ export function lockPath(target: Pick<EditTarget, 'real' | 'dir'>): string {
  * lock's name that is not a lock is removed once it is old; a live holder is waited for, up to
  * `waitMs` (10 s), then exit 3 naming its pid. The wait ends at once when `signal` aborts.
  */
-export async function lock(target: EditTarget, signal?: AbortSignal, waitMs = LOCK_WAIT_MS): Promise<HeldLock> {
+export async function lock(target: EditTarget, signal?: AbortSignal, waitMs = LOCK_WAIT_MS, prepared?: PreparedLock): Promise<HeldLock> {
   const file = lockPath(target);
-  const { dir: staging, entry } = stage(target);
+  const { dir: staging, entry } = prepared ?? stage(target);
   try {
     const deadline = Date.now() + waitMs;
     let pause = 1;
@@ -160,22 +160,62 @@ export function releaseAllLocks(): void {
   for (const s of staged) unstage(s);
 }
 
-/** Prepares the directory that becomes the lock: its owner entry inside. */
-function stage(target: EditTarget): { dir: string; entry: string } {
+/** The directory that becomes a lock, its owner entry inside: made by {@link lock}, or ahead by {@link prepareLock}. */
+export interface PreparedLock {
+  dir: string;
+  entry: string;
+}
+
+/** Names for a lock's staged directory and owner entry. */
+function lockNames(target: EditTarget): PreparedLock {
   const random = () => Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
-  const dir = path.join(targetDir(target), `.linewise-${random()}.lock-new`);
   const here = place();
-  const entry = `pid-${process.pid}-${random()}${here === undefined ? '' : `-${here}`}`;
+  return { dir: path.join(targetDir(target), `.linewise-${random()}.lock-new`), entry: `pid-${process.pid}-${random()}${here === undefined ? '' : `-${here}`}` };
+}
+
+function cannotStage(e: unknown, dir: string, target: EditTarget): LinewiseError {
+  unstage(dir);
+  const err = fileError(e, target.given);
+  return new LinewiseError(err.code, `cannot create a lock beside it: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
+}
+
+/** Prepares the directory that becomes the lock: its owner entry inside. */
+function stage(target: EditTarget): PreparedLock {
+  const { dir, entry } = lockNames(target);
   try {
     fs.mkdirSync(fsPath(dir), 0o700);
     staged.add(dir);
     fs.writeFileSync(fsPath(path.join(dir, entry)), `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
   } catch (e) {
-    unstage(dir);
-    const err = fileError(e, target.given);
-    throw new LinewiseError(err.code, `cannot create a lock beside it: ${err.message}; nothing was written`, target.given, undefined, { cause: e });
+    throw cannotStage(e, dir, target);
   }
   return { dir, entry };
+}
+
+/**
+ * Prepares the lock of `target`'s directory ahead of {@link lock}, on libuv's thread pool: a
+ * batch that knows early which directories it will commit in (a patch, while it plans the next
+ * files) makes their staged directories meanwhile. Taking a lock is then one rename: each
+ * staging creates two inodes, among the dearest steps of a commit (a 500-file patch's 20
+ * directories: 40 creations, 20-40 ms, which ran after every file was planned). Nothing is
+ * locked until {@link lock} is given it; {@link discardPrepared} removes one never used.
+ */
+export async function prepareLock(target: EditTarget): Promise<PreparedLock> {
+  const { dir, entry } = lockNames(target);
+  try {
+    // listed first: a process cut short meanwhile removes it (or finds nothing yet)
+    staged.add(dir);
+    await fs.promises.mkdir(fsPath(dir), 0o700);
+    await fs.promises.writeFile(fsPath(path.join(dir, entry)), `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    throw cannotStage(e, dir, target);
+  }
+  return { dir, entry };
+}
+
+/** Removes a lock prepared by {@link prepareLock} that was not taken (safe once it was: then it is gone). */
+export function discardPrepared(p: PreparedLock): void {
+  unstage(p.dir);
 }
 
 function unstage(dir: string): void {

@@ -44,30 +44,50 @@ export function mountPoints(): Set<string> | undefined {
   return points;
 }
 
+/** What the replacement of a file needs of its directory; the same for every file there, so a batch asks once. */
+export interface DirFacts {
+  /** undefined: it cannot be examined */
+  stat: fs.Stats | undefined;
+  /** this process may create and remove names in it */
+  writable: boolean;
+}
+
+function dirFacts(at: string): DirFacts {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(fsPath(at));
+  } catch {
+    return { stat: undefined, writable: false };
+  }
+  try {
+    fs.accessSync(fsPath(at), fs.constants.W_OK | fs.constants.X_OK);
+    return { stat, writable: true };
+  } catch {
+    return { stat, writable: false };
+  }
+}
+
 /**
  * Throws (exit 2, nothing written) when renaming `t` over its target would fail: a directory
  * that is not writable, a target on another file system than its directory or one that is a
  * mount point (EXDEV, EBUSY), a sticky directory where neither it nor the file is ours (EPERM).
  */
-export function checkReplaceable(t: TempFile, mounts: ReadonlySet<string> | undefined): void {
+export function checkReplaceable(t: TempFile, mounts: ReadonlySet<string> | undefined, dirs?: Map<string, DirFacts>): void {
   const target = t.target;
   const dir = path.dirname(target.real); // for messages
   const at = targetDir(target); // for system calls
   const refuse = (why: string) => new LinewiseError('not-replaceable', `cannot be replaced: ${why}; nothing was written`, target.given);
-  let dirStat: fs.Stats;
-  let tempStat: fs.Stats;
-  try {
-    dirStat = fs.statSync(fsPath(at));
-    tempStat = fs.statSync(fsPath(t.path));
-  } catch {
-    throw refuse(`its directory ${quotePath(dir)} cannot be examined`);
+  let facts = dirs?.get(at);
+  if (facts === undefined) {
+    facts = dirFacts(at);
+    dirs?.set(at, facts);
   }
-  try {
-    fs.accessSync(fsPath(at), fs.constants.W_OK | fs.constants.X_OK);
-  } catch {
-    throw refuse(`its directory ${quotePath(dir)} is not writable`);
-  }
-  if (BigInt(tempStat.dev) !== target.stat.dev || mounts?.has(target.real)) {
+  if (facts.stat === undefined) throw refuse(`its directory ${quotePath(dir)} cannot be examined`);
+  if (!facts.writable) throw refuse(`its directory ${quotePath(dir)} is not writable`);
+  const dirStat = facts.stat;
+  // the temporary file was made in the directory, so it is on the directory's file system: a
+  // target on another one is mounted over its name
+  if (BigInt(dirStat.dev) !== target.stat.dev || mounts?.has(target.real)) {
     throw refuse('it is a mount point (a file mounted over this name); edit the file mounted there');
   }
   const euid = process.geteuid?.();

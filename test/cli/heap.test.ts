@@ -1,5 +1,5 @@
 // The V8 flags of a run: a grep that walks a tree gets TurboFan later (on V8 11, Node 20, whose
-// flag it is); a grep of named files, and every other command, do not.
+// flag it is); a grep of named files does not; patch runs without TurboFan; other commands get none.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +19,9 @@ describe('walksTree', () => {
     expect(walksTree(['readlines', dir])).toBe(false);
     expect(runFlags(['grep', 'x', dir]).includes('--interrupt-budget')).toBe(budgeted);
     expect(runFlags(['grep', 'x', file])).toBe('--semi-space-growth-factor=1 --no-maglev');
+    // patch: grep's flags and no TurboFan, whatever its arguments
+    expect(runFlags(['patch', file])).toBe('--semi-space-growth-factor=1 --no-maglev --no-opt');
+    expect(runFlags(['readlines', file])).toBe('');
     fs.rmSync(dir, { recursive: true });
   });
 });

@@ -47,3 +47,25 @@ describe('parsePatch: hunk lines stay in the patch until their file is planned',
     expect(withLines(g!).hunks[0]!.lines.map((l) => l.op)).toEqual([' ', '-', ' ']);
   });
 });
+
+describe('parsePatch: a hunk is told by its first bytes', () => {
+  const head = '--- a/f\n+++ b/f\n';
+  const code = (p: string) => {
+    try {
+      parsePatch(Buffer.from(p));
+      return 'parsed';
+    } catch (e) {
+      return (e as { code?: string }).code;
+    }
+  };
+  it('"@@" alone, or before CRLF, is a hunk header (a malformed one); "@@x" and "@@\\rx" are text between files', () => {
+    expect(code(`${head}@@\n`)).toBe('bad-patch');
+    expect(code(`${head}@@\r\n`)).toBe('bad-patch');
+    expect(code(`${head}@@ -1 +1 @@\n-a\n+b\n`)).toBe('parsed');
+    expect(code(`${head}@@ -1 +1 @@\r\n-a\r\n+b\r\n`)).toBe('parsed');
+    // not a hunk: the file has none, and a file with no hunk and no change of name or mode is refused
+    expect(code(`${head}@@x\n`)).toBe('bad-patch');
+    expect(code(`${head}@@ -1 +1 @@\n-a\n+b\n@@x\n`)).toBe('parsed');
+    expect(code(`${head}@@ -1 +1 @@\n-a\n+b\n@@\rx\n`)).toBe('parsed');
+  });
+});

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyPatch, PatchFailedError, type PatchOptions, type PatchResult } from '../../src/index.js';
+import { commitTestHooks } from '../../src/io/commit.js';
 import { esc, tempDir, tree } from '../helpers.js';
 
 const tmp = tempDir();
@@ -323,6 +324,42 @@ describe('files made, removed and moved', () => {
     const hunk = (f: string, old: string) => `--- a/${f}.txt\n+++ b/${f}.txt\n@@ -2 +2 @@\n-${old}\n+new\n`;
     const e = await refused(run(d, `${hunk('a', 'a2')}${hunk('b', 'WRONG')}${hunk('c', 'c2')}--- /dev/null\n+++ b/d.txt\n@@ -0,0 +1 @@\n+d\n`));
     expect(e.failures.map((f) => f.path)).toEqual(['b.txt']);
+    expect(tree(d)).toEqual(snap);
+  });
+});
+
+describe('a patch over several directories', () => {
+  const run = (d: string, patch: string): Promise<PatchResult> => applyPatch(patch, { directory: d });
+  const setUp = () => {
+    const d = path.join(tmp.dir, `dirs${n++}`);
+    for (const sub of ['x', 'y', 'z']) {
+      fs.mkdirSync(path.join(d, sub), { recursive: true });
+      for (const f of ['a', 'b']) fs.writeFileSync(path.join(d, sub, `${f}.txt`), `${sub}${f}1\n${sub}${f}2\n${sub}${f}3\n`);
+    }
+    const patch = ['x', 'y', 'z'].flatMap((sub) => ['a', 'b'].map((f) => `--- a/${sub}/${f}.txt\n+++ b/${sub}/${f}.txt\n@@ -2 +2 @@\n-${sub}${f}2\n+new\n`)).join('');
+    return { d, patch };
+  };
+
+  it('the locks prepared while files are planned are taken and released: nothing but the files is left', async () => {
+    const { d, patch } = setUp();
+    await run(d, patch);
+    const after = tree(d);
+    expect(Object.keys(after).filter((k) => k.includes('linewise'))).toEqual([]);
+    expect(after['y/b.txt']).toBe(esc(Buffer.from('yb1\nnew\nyb3\n')));
+  });
+
+  it('a rename that fails in the commit: every file as it was, no lock or temporary file left', async () => {
+    const { d, patch } = setUp();
+    const snap = tree(d);
+    let renames = 0;
+    commitTestHooks.beforeRename = () => {
+      if (++renames === 4) throw Object.assign(new Error('busy'), { code: 'EBUSY' });
+    };
+    try {
+      await expect(run(d, patch)).rejects.toThrow(/nothing was written/);
+    } finally {
+      delete commitTestHooks.beforeRename;
+    }
     expect(tree(d)).toEqual(snap);
   });
 });

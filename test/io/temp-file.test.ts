@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LinewiseError } from '../../src/core/errors.js';
 import { commitAll } from '../../src/io/commit.js';
 import { resolveTarget } from '../../src/io/edit-target.js';
-import { besideName, liveTempFiles, TempFile, type WriteFn } from '../../src/io/temp-file.js';
+import { besideName, liveTempFiles, randomHex, TempFile, type WriteFn } from '../../src/io/temp-file.js';
 import { esc, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
@@ -134,5 +134,13 @@ describe('besideName', () => {
     const t = TempFile.create(resolveTarget(cjk, d));
     t.discard();
     expect(liveTempFiles()).toBe(0);
+  });
+});
+
+describe('randomHex', () => {
+  it('gives 16 hex digits a name, never the same twice, across the bytes drawn ahead', () => {
+    const names = Array.from({ length: 300 }, () => randomHex()); // more than one pool's worth (128)
+    expect(names.every((n) => /^[0-9a-f]{16}$/.test(n))).toBe(true);
+    expect(new Set(names).size).toBe(names.length);
   });
 });

@@ -24,18 +24,25 @@ export interface Landed {
   newLines: number;
 }
 
-/** The new content (as pieces, in order) and where each hunk landed. */
+/** The new content and where each hunk landed. */
 export interface Built {
-  pieces: Buffer[];
+  content: Buffer;
   landed: Landed[];
   linesAfter: number;
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+
 /** The style new lines take where nothing nearer says: the file's most frequent terminator (`fallback` if none). */
 function fileEnding(file: FileLines, fallback: Terminator): Terminator {
+  const n = file.length;
+  const text = file.text;
+  // no "\r" at all: every line but an unterminated last one ends "\n" (one search, not a look per line)
+  if (text.indexOf(CR) === -1) return dominantEnding(0, n > 0 && text[text.length - 1] !== LF ? n - 1 : n, fallback);
   let crlf = 0;
   let lf = 0;
-  for (let i = 0; i < file.length; i++) {
+  for (let i = 0; i < n; i++) {
     const t = file.terminator(i);
     if (t === '\r\n') crlf++;
     else if (t === '\n') lf++;
@@ -45,32 +52,56 @@ function fileEnding(file: FileLines, fallback: Terminator): Terminator {
 
 /**
  * Builds the file's new content: `file` its lines, `hunks` sorted by place and not overlapping.
- * Hunks found already applied are not passed. The file's own lines go in as views of its text, a
- * stretch of them at a time (no copy, no object per line).
+ * Hunks found already applied are not passed. Written into one buffer: the file's own lines a
+ * stretch at a time, the added lines as they come (no view or buffer per piece).
  */
 export function buildContent(file: FileLines, hunks: readonly Applied[]): Built {
-  const pieces: Buffer[] = [];
+  const src = file.text;
+  // at most: the file, each added line with a two-byte terminator, and a terminator given to a
+  // last line that is no longer last
+  let size = src.length + 2;
+  // indexed loops, not for-of: without TurboFan each step of an iterator is an object
+  for (let h = 0; h < hunks.length; h++) {
+    const lines = hunks[h]!.hunk.lines;
+    size += 2;
+    for (let k = 0; k < lines.length; k++) if (lines[k]!.op === '+') size += lines[k]!.text.length + 2;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
   const landed: Landed[] = [];
+  let dominant: Terminator | undefined;
   // an empty file has no style of its own: the patch's lines give it
-  const dominant = fileEnding(file, hunks.some((h) => h.hunk.lines.some((l) => l.op === '+' && l.crlf)) ? '\r\n' : '\n');
+  const style = () => (dominant ??= fileEnding(file, hunks.some((h) => h.hunk.lines.some((l) => l.op === '+' && l.crlf)) ? '\r\n' : '\n'));
   const n = file.length;
   const lastEnding = n === 0 ? '\n' : file.terminator(n - 1);
   let written = 0; // lines written so far
-  let open = false; // the last piece written ends without a terminator
-  const put = (b: Buffer) => {
-    if (b.length === 0) return;
-    // a line without a terminator (the file's last) that is no longer last gets one
-    if (open) pieces.push(TERMINATOR_BYTES[dominant]);
-    pieces.push(b);
-    open = b[b.length - 1] !== 10;
+  let open = false; // what was written last ends without a terminator
+  const terminate = (t: Terminator) => {
+    if (t === '\r\n') out[pos++] = CR;
+    if (t !== '') out[pos++] = LF;
   };
   /** the file's lines `[from, to)` */
   const putLines = (from: number, to: number) => {
-    if (from < to) put(file.text.subarray(file.start(from), file.start(to)));
+    if (from >= to) return;
+    const s = file.start(from);
+    const e = file.start(to);
+    // a line without a terminator (the file's last) that is no longer last gets one
+    if (open) terminate(style());
+    src.copy(out, pos, s, e);
+    pos += e - s;
+    open = src[e - 1] !== LF;
+  };
+  /** an added line: its text as compared, then `eol` */
+  const putAdded = (key: string, eol: Terminator) => {
+    if (key.length === 0 && eol === '') return;
+    if (open) terminate(style());
+    pos += out.write(key, pos, 'latin1');
+    terminate(eol);
+    open = eol === '';
   };
   let next = 0; // the next file line not yet written
   for (const { hunk, at, length } of hunks) {
-    // untouched lines before the hunk: one piece
+    // untouched lines before the hunk: one stretch
     putLines(next, at);
     written += Math.max(0, at - next);
     const newStart = written + 1;
@@ -82,7 +113,7 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
     for (let k = 0; k < lines.length; ) {
       const l = lines[k]!;
       if (l.op === ' ') {
-        // a run of kept lines: one piece
+        // a run of kept lines: one stretch
         let run = 1;
         while (k + run < lines.length && lines[k + run]!.op === ' ') run++;
         putLines(i, i + run);
@@ -104,7 +135,7 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
       for (; k < j; k++) {
         const a = lines[k]!;
         if (a.op !== '+') continue;
-        let eol: Terminator = around(removed[m]) ?? around(removed[removed.length - 1]) ?? around(before) ?? around(after) ?? dominant;
+        let eol: Terminator = around(removed[m]) ?? around(removed[removed.length - 1]) ?? around(before) ?? around(after) ?? style();
         m++;
         // the file's new last line: ends as the patch says (or as the old last line did)
         const last = i === n && k === lastKept;
@@ -112,7 +143,7 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
           if (hunk.newNoNewline) eol = '';
           else if (!hunk.oldNoNewline && lastEnding === '' && (removed.length > 0 || at + length === n)) eol = '';
         }
-        put(Buffer.from(lineKey(a.text) + eol, 'latin1'));
+        putAdded(lineKey(a.text), eol);
         written++;
         added++;
       }
@@ -122,7 +153,7 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
   }
   putLines(next, n);
   written += Math.max(0, n - next);
-  return { pieces, landed, linesAfter: written };
+  return { content: out.subarray(0, pos), landed, linesAfter: written };
 }
 
 /** A new file's content: each added line with the ending it has in the patch; the last without one when marked so. */

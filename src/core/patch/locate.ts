@@ -158,7 +158,11 @@ function clamp(x: number, lo: number, hi: number): number {
 
 function matchesAt(file: FileLines, keys: readonly string[], at: number, ws: boolean): boolean {
   if (at < 0 || at + keys.length > file.length) return false;
-  for (let k = 0; k < keys.length; k++) if (file.key(at + k, ws) !== keys[k]) return false;
+  if (ws) {
+    for (let k = 0; k < keys.length; k++) if (file.key(at + k, true) !== keys[k]) return false;
+  } else {
+    for (let k = 0; k < keys.length; k++) if (!file.equals(at + k, keys[k]!)) return false;
+  }
   return true;
 }
 
@@ -190,7 +194,7 @@ function failure(file: FileLines, h: Hunk, old: readonly string[], cursor: numbe
   const hi = Math.min(file.length - 1, stated + NEAR_WINDOW);
   for (let p = lo; p <= hi; p++) {
     let m = 0;
-    for (let k = 0; k < old.length && p + k < file.length; k++) if (file.key(p + k, false) === old[k]) m++;
+    for (let k = 0; k < old.length && p + k < file.length; k++) if (file.equals(p + k, old[k]!)) m++;
     if (m > 0 && (best === undefined || m > best.matching || (m === best.matching && Math.abs(p - stated) < Math.abs(best.at - stated)))) best = { at: p, matching: m };
   }
   const why = `its ${old.length} old ${old.length === 1 ? 'line is' : 'lines are'} not in the file${cursor > 0 ? ` after line ${cursor}, where the hunk before it ends` : ''}`;

@@ -3,7 +3,7 @@
 
 import { LinewiseError } from '../errors.js';
 import { BEGIN, parseEnvelope } from './envelope.js';
-import { badPatch, patchLines } from './lines.js';
+import { badPatch, lineAt, nextLine, type PatchLine, patchLines } from './lines.js';
 import type { FilePatch, ParsedPatch } from './types.js';
 import { reverseHunk } from './types.js';
 import { hunkLines, parseUnified } from './unified.js';
@@ -26,16 +26,22 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  */
 export function parsePatch(patch: Buffer, o: ParseOptions = {}): ParsedPatch {
   const text = patch.subarray(0, 3).equals(UTF8_BOM) ? patch.subarray(3) : patch;
-  const lines = patchLines(text);
-  const first = lines.findIndex((l) => l.text.trim() !== '');
-  if (first === -1) throw new LinewiseError('empty-patch', 'the patch is empty: nothing to apply (give a unified diff or a *** Begin Patch envelope)');
+  // the first line that is not blank says which format it is
+  let first = 0;
+  let firstLine: PatchLine | undefined;
+  for (let at = 0; at < text.length && firstLine === undefined; at = nextLine(text, at), first++) {
+    const l = lineAt(text, at);
+    if (l.text.trim() !== '') firstLine = l;
+  }
+  if (firstLine === undefined) throw new LinewiseError('empty-patch', 'the patch is empty: nothing to apply (give a unified diff or a *** Begin Patch envelope)');
+  first--;
   let parsed: ParsedPatch;
-  if (lines[first]!.text.trim() === BEGIN) {
-    parsed = { format: 'envelope', files: parseEnvelope(lines, first) };
+  if (firstLine.text.trim() === BEGIN) {
+    parsed = { format: 'envelope', files: parseEnvelope(patchLines(text), first) };
   } else {
-    const files = parseUnified(lines, o.strip === undefined ? {} : { strip: o.strip });
+    const files = parseUnified(text, o.strip === undefined ? {} : { strip: o.strip });
     if (files.length === 0) {
-      throw badPatch(first + 1, 'neither a unified diff (no "--- " and "+++ " file header, no "diff --git") nor an apply_patch envelope ("*** Begin Patch")', lines[first]!.text);
+      throw badPatch(first + 1, 'neither a unified diff (no "--- " and "+++ " file header, no "diff --git") nor an apply_patch envelope ("*** Begin Patch")', firstLine.text);
     }
     parsed = { format: 'unified', files };
   }

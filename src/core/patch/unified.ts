@@ -5,7 +5,7 @@
 
 import { LinewiseError } from '../errors.js';
 import { pathFromBytes, unquotePath } from '../path-names.js';
-import { badPatch, type PatchLine, patchLines } from './lines.js';
+import { badPatch, lineAt, newlineAt, nextLine, type PatchLine } from './lines.js';
 import { type FilePatch, flipped, type Hunk, type HunkLine } from './types.js';
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -38,49 +38,65 @@ interface Draft {
   hunks: Hunk[];
 }
 
-/** Parses a unified diff (see the file's opening); throws `bad-patch` (exit 2) naming the line. */
-export function parseUnified(lines: readonly PatchLine[], o: UnifiedOptions): FilePatch[] {
+/**
+ * Parses a unified diff (see the file's opening); throws `bad-patch` (exit 2) naming the line.
+ * The patch is walked by offsets: a line object is made for the lines between hunks only, a
+ * hunk's lines are looked at byte by byte (a patch of 5,000 hunks has 45,000 of them).
+ */
+export function parseUnified(patch: Buffer, o: UnifiedOptions): FilePatch[] {
   const drafts: Draft[] = [];
   let cur: Draft | undefined;
-  for (let i = 0; i < lines.length; ) {
-    const t = lines[i]!.text;
+  const len = patch.length;
+  for (let at = 0, i = 0; at < len; ) {
+    // a hunk, told by its first bytes: its `@@` line is read once, by readHunk
+    if (patch[at] === 0x40 && patch[at + 1] === 0x40 && (at + 2 === len || patch[at + 2] === 0x20 || patch[at + 2] === 0x0a || (patch[at + 2] === 0x0d && (at + 3 === len || patch[at + 3] === 0x0a)))) {
+      if (cur === undefined || cur.minus === undefined) throw badPatch(i + 1, 'a hunk before any file header (--- and +++)', lineAt(patch, at).text);
+      // its lines stay in the patch until its file is planned (types.ts, HunkSource)
+      const read = readHunk(patch, at, i, false);
+      cur.hunks.push(read.hunk);
+      at = read.next;
+      i = read.nextLine;
+      continue;
+    }
+    const line = lineAt(patch, at);
+    const t = line.text;
     if (t.startsWith('diff --git ')) {
-      cur = { line: i + 1, git: true, hunks: [], ...gitNames(lines[i]!.bytes.subarray(11)) };
+      cur = { line: i + 1, git: true, hunks: [], ...gitNames(line.bytes.subarray(11)) };
       drafts.push(cur);
+      at = nextLine(patch, at);
       i++;
       continue;
     }
     if (t.startsWith('GIT binary patch') || (t.startsWith('Binary files ') && t.endsWith(' differ'))) {
       throw new LinewiseError('binary-patch', `patch line ${i + 1}: a binary patch (${t.startsWith('GIT') ? 'GIT binary patch' : 'Binary files ... differ'}) cannot be applied as lines; nothing was written`);
     }
-    if (cur?.git && cur.hunks.length === 0 && cur.minus === undefined && gitHeader(cur, lines[i]!, i)) {
+    if (cur?.git && cur.hunks.length === 0 && cur.minus === undefined && gitHeader(cur, line, i)) {
+      at = nextLine(patch, at);
       i++;
       continue;
     }
-    if (t.startsWith('--- ') && lines[i + 1]?.text.startsWith('+++ ')) {
-      if (!(cur?.git && cur.hunks.length === 0 && cur.minus === undefined)) {
-        cur = { line: i + 1, git: false, hunks: [] };
-        drafts.push(cur);
+    if (t.startsWith('--- ')) {
+      const after = nextLine(patch, at);
+      const plusLine = after < len ? lineAt(patch, after) : undefined;
+      if (plusLine?.text.startsWith('+++ ')) {
+        if (!(cur?.git && cur.hunks.length === 0 && cur.minus === undefined)) {
+          cur = { line: i + 1, git: false, hunks: [] };
+          drafts.push(cur);
+        }
+        const minus = sidePath(line.bytes.subarray(4), i + 1);
+        const plus = sidePath(plusLine.bytes.subarray(4), i + 2);
+        cur.minus = minus.path;
+        cur.plus = plus.path;
+        cur.epochOld = minus.epoch;
+        cur.epochNew = plus.epoch;
+        at = nextLine(patch, after);
+        i += 2;
+        continue;
       }
-      const minus = sidePath(lines[i]!.bytes.subarray(4), i + 1);
-      const plus = sidePath(lines[i + 1]!.bytes.subarray(4), i + 2);
-      cur.minus = minus.path;
-      cur.plus = plus.path;
-      cur.epochOld = minus.epoch;
-      cur.epochNew = plus.epoch;
-      i += 2;
-      continue;
-    }
-    if (t.startsWith('@@ ') || t === '@@') {
-      if (cur === undefined || cur.minus === undefined) throw badPatch(i + 1, 'a hunk before any file header (--- and +++)', t);
-      // its lines stay in the patch until its file is planned (types.ts, HunkSource)
-      const { hunk, next } = readHunk(lines, i, false);
-      cur.hunks.push(hunk);
-      i = next;
-      continue;
     }
     // Anything else ends the file's hunks: text between files is skipped.
     if (cur !== undefined && (cur.hunks.length > 0 || !cur.git)) cur = undefined;
+    at = nextLine(patch, at);
     i++;
   }
   if (drafts.length === 0) return [];
@@ -88,69 +104,87 @@ export function parseUnified(lines: readonly PatchLine[], o: UnifiedOptions): Fi
   return drafts.map((d) => filePatch(d, strip));
 }
 
-/** The hunk starting at line `at` (its `@@` line) and the index of the line after it. */
-function readHunk(lines: readonly PatchLine[], at: number, keep: boolean): { hunk: Hunk; next: number } {
-  const header = lines[at]!.text;
+/**
+ * The hunk whose `@@` line starts at byte `at` (line index `i`), and where the line after it
+ * starts (byte, index). With `keep`, its lines are kept, each as latin1 text.
+ */
+function readHunk(patch: Buffer, at: number, i: number, keep: boolean): { hunk: Hunk; next: number; nextLine: number } {
+  const len = patch.length;
+  const header = lineAt(patch, at).text;
   const m = HUNK.exec(header);
-  if (m === null) throw badPatch(at + 1, 'a hunk header that is not "@@ -START,COUNT +START,COUNT @@"', header);
+  if (m === null) throw badPatch(i + 1, 'a hunk header that is not "@@ -START,COUNT +START,COUNT @@"', header);
   let oldLeft = m[2] === undefined ? 1 : Number(m[2]);
   let newLeft = m[4] === undefined ? 1 : Number(m[4]);
-  const hunk: Hunk = { header: header.replace(/^(@@ [^@]* @@).*$/, '$1'), patchLine: at + 1, oldStart: Number(m[1]), newStart: Number(m[3]), lines: [], oldNoNewline: false, newNoNewline: false };
-  let i = at + 1;
+  // shown as `@@ -A,B +C,D @@`, any text after it (git's function line) left out: what HUNK matched
+  const hunk: Hunk = { header: m[0], patchLine: i + 1, oldStart: Number(m[1]), newStart: Number(m[3]), lines: [], oldNoNewline: false, newNoNewline: false };
+  // with `keep`, `patch` is the hunk's own stretch (hunkLines): decoded once, each line a slice
+  const text = keep ? patch.toString('latin1') : '';
+  let p = nextLine(patch, at);
+  i++;
   let last: HunkLine['op'] | undefined;
   // kept lines before the first change and after the last (for the binding)
   let leading = 0;
   let trailing = 0;
   let changes = false;
-  const marker = () => {
-    if (last === undefined) throw badPatch(i + 1, '"\\ No newline at end of file" before any line of the hunk');
-    if (last !== '+') hunk.oldNoNewline = true;
-    if (last !== '-') hunk.newNoNewline = true;
-  };
   while (oldLeft > 0 || newLeft > 0) {
-    const line = lines[i];
-    if (line === undefined) throw badPatch(i, `the patch ends inside the hunk ${hunk.header} (${oldLeft} old and ${newLeft} new lines missing)`);
-    const c = line.first;
+    if (p >= len) throw badPatch(i, `the patch ends inside the hunk ${hunk.header} (${oldLeft} old and ${newLeft} new lines missing)`);
+    const nl = newlineAt(patch, p);
+    const end = nl === -1 ? len : nl;
+    const cut = end > p && patch[end - 1] === 13 ? end - 1 : end;
+    const c = p < cut ? patch[p] : -1;
     if (c === 0x5c) {
-      marker();
+      noNewline(hunk, last, i);
+      p = end + 1;
       i++;
       continue;
     }
     // An empty line is an empty kept line: mailers and editors drop the space of one.
-    const op = c === undefined ? ' ' : c === 0x20 ? ' ' : c === 0x2d ? '-' : c === 0x2b ? '+' : undefined;
-    if (op === undefined) throw badPatch(i + 1, `inside the hunk ${hunk.header}, a line that does not start with " ", "-" or "+" (${oldLeft} old and ${newLeft} new lines were still due)`, line.text);
+    const op = c === -1 || c === 0x20 ? ' ' : c === 0x2d ? '-' : c === 0x2b ? '+' : undefined;
+    if (op === undefined) throw badPatch(i + 1, `inside the hunk ${hunk.header}, a line that does not start with " ", "-" or "+" (${oldLeft} old and ${newLeft} new lines were still due)`, patch.toString('utf8', p, cut));
     if (op !== '+') oldLeft--;
     if (op !== '-') newLeft--;
-    if (oldLeft < 0 || newLeft < 0) throw badPatch(i + 1, `the hunk ${hunk.header} has more lines than its header counts`, line.text);
+    if (oldLeft < 0 || newLeft < 0) throw badPatch(i + 1, `the hunk ${hunk.header} has more lines than its header counts`, patch.toString('utf8', p, cut));
     last = op;
     if (op !== ' ') {
       changes = true;
       trailing = 0;
     } else if (changes) trailing++;
     else leading++;
-    if (keep) hunk.lines.push({ op, text: line.body(), crlf: line.crlf });
+    if (keep) hunk.lines.push({ op, text: text.slice(Math.min(p + 1, cut), cut), crlf: cut < end });
+    p = end + 1;
     i++;
   }
-  while (lines[i]?.first === 0x5c) {
-    marker();
+  while (p < len && patch[p] === 0x5c) {
+    noNewline(hunk, last, i);
+    p = nextLine(patch, p);
     i++;
   }
   // A line that reads as a hunk line right after the counted ones: the header counts too few
   // (a hand-edited patch). Taken as text between files it would be silently dropped.
-  const after = lines[i];
-  if (after !== undefined && /^[-+]/.test(after.text) && !/^-- ?$/.test(after.text) && !(after.text.startsWith('--- ') && lines[i + 1]?.text.startsWith('+++ '))) {
-    throw badPatch(i + 1, `a hunk line past the ${m[2] ?? 1} old and ${m[4] ?? 1} new lines the header ${hunk.header} counts`, after.text);
+  if (p < len && (patch[p] === 0x2d || patch[p] === 0x2b)) {
+    const after = lineAt(patch, p).text;
+    const q = nextLine(patch, p);
+    if (!/^-- ?$/.test(after) && !(after.startsWith('--- ') && q < len && lineAt(patch, q).text.startsWith('+++ '))) {
+      throw badPatch(i + 1, `a hunk line past the ${m[2] ?? 1} old and ${m[4] ?? 1} new lines the header ${hunk.header} counts`, after);
+    }
   }
   bindings(hunk, leading, trailing);
-  if (!keep) hunk.source = { patch: lines[at]!.patch, start: lines[at]!.start, end: lines[i]?.start ?? lines[at]!.patch.length, reversed: false };
-  return { hunk, next: i };
+  if (!keep) hunk.source = { patch, start: at, end: Math.min(p, len), reversed: false };
+  return { hunk, next: Math.min(p, len), nextLine: i };
+}
+
+/** `\ No newline at end of file` (on the patch line with index `i`) after a line `last` of the hunk. */
+function noNewline(hunk: Hunk, last: HunkLine['op'] | undefined, i: number): void {
+  if (last === undefined) throw badPatch(i + 1, '"\\ No newline at end of file" before any line of the hunk');
+  if (last !== '+') hunk.oldNoNewline = true;
+  if (last !== '-') hunk.newNoNewline = true;
 }
 
 /** A hunk's lines: its own, or read again from the patch where parseUnified left them. */
 export function hunkLines(h: Hunk): HunkLine[] {
   const s = h.source;
   if (s === undefined) return h.lines;
-  const { lines } = readHunk(patchLines(s.patch.subarray(s.start, s.end)), 0, true).hunk;
+  const { lines } = readHunk(s.patch.subarray(s.start, s.end), 0, 0, true).hunk;
   return s.reversed ? lines.map(flipped) : lines;
 }
 

@@ -1,0 +1,35 @@
+// A file's lines as the patch locator compares them: FileLines.equals (in place, no string made)
+// must say exactly what comparing the keys says, for every terminator and byte, on both of its
+// paths (the file as one latin1 string, and a loop over the bytes for a file over 16 MiB).
+import { describe, expect, it } from 'vitest';
+import { FileLines, lineKey } from '../../src/core/patch/file-lines.js';
+
+/** Lines with every ending (none, LF, CRLF, CR CR LF, a lone CR inside) and bytes that are not UTF-8. */
+const LINES = ['alpha\n', 'alpha\r\n', 'alpha\r\r\n', 'al\rpha\n', '\n', '\r\n', 'caf\xe9 \xff\n', 'caf\xe9 \xff\r\n', '  x\t\n', 'alph\n', 'alphaa\n'];
+
+function check(text: Buffer, count: number): void {
+  const f = new FileLines(text);
+  // the hunk side: each line's key as a hunk line's text gives it (latin1, one char a byte)
+  const keys = Array.from({ length: count }, (_, i) => f.key(i, false));
+  for (let i = 0; i < count; i++) {
+    for (let j = 0; j < count; j++) expect([i, j, f.equals(i, keys[j]!)]).toEqual([i, j, keys[i] === keys[j]]);
+    // a hunk line read with its own "\r" (a CRLF patch) compares as lineKey makes it
+    expect(f.equals(i, lineKey(`${keys[i]}\r`))).toBe(true);
+  }
+}
+
+describe('FileLines.equals', () => {
+  it('says what comparing keys says, for every ending and byte (the file as one string)', () => {
+    const text = Buffer.from(`${LINES.join('')}last\r`, 'latin1');
+    check(text, LINES.length + 1);
+  });
+
+  it('the same for a file over 16 MiB (compared byte by byte, not copied into a string)', () => {
+    const head = Buffer.from(`${LINES.join('')}last\r\n`, 'latin1');
+    const text = Buffer.concat([head, Buffer.alloc((16 << 20) + 10, 0x78), Buffer.from('\nend')]);
+    check(text, LINES.length + 1);
+    const f = new FileLines(text);
+    expect(f.equals(LINES.length + 2, 'end')).toBe(true);
+    expect(f.equals(LINES.length + 2, 'en')).toBe(false);
+  });
+});
