@@ -6,7 +6,7 @@ import { parseCount } from '../core/ranges.js';
 import { readLinesTo } from '../engine/read.js';
 import { anchorOf } from '../engine/results.js';
 import { JsonRows, writeRecord } from '../format/json.js';
-import { readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
+import { readlinesFooterOf, readlinesRecord } from '../format/footer.js';
 import { TextRows } from '../format/rows.js';
 import { cliWords } from '../surface/words.js';
 import { type Context, type ReaderOptions, rowGuard, writeGuard } from './context.js';

@@ -2,20 +2,23 @@
 // sink, and say what was read; plus the library's collecting forms, readLines and page.
 
 import { PAGE_DEFAULTS } from '../surface/options.js';
-import { type Bom } from '../core/sniff.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
 import { countRest, readRange } from '../core/read-range.js';
-import { readPage, rowPrefixLength } from '../core/read-page.js';
+import { readPage, rowPrefixBytes } from '../core/read-page.js';
 import { pastEnd, rangeProblem, withCount } from '../core/ranges.js';
 import type { InputSource } from '../io/input.js';
 import { fdReader } from '../io/streams.js';
+import type { Bom } from '../io/encodings/sniff.js';
 import { decodeNote, type OpenedText, openText } from '../io/text.js';
 import { checkEncodingLoaded } from './encodings.js';
 import { lastPage } from './last-page.js';
 import { type Line, LineCollector } from './results.js';
 import * as v from './validate.js';
+
+/** The byte order mark a read found (the library's type). */
+export type { Bom };
 
 /** Options every function that reads a file takes. */
 export interface ReadOptions {
@@ -122,7 +125,7 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
     if (problem) throw new LinewiseError('bad-range', withCount(problem, countRest(t.scanner)));
     const r = readPage(
       t.scanner,
-      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: (n) => rowPrefixLength(n, anchored), countTo: last, pastEnd: (count) => pastEnd(first, count), startByte: fromByte },
+      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: rowPrefixBytes(anchored), countTo: last, pastEnd: (count) => pastEnd(first, count), startByte: fromByte },
       sink,
     );
     const stopped = r.left === undefined || r.left > 0;
@@ -210,7 +213,7 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
   return withText(path, options, sink, undefined, (t) => {
     const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
     const startByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
-    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored), inputSize: t.codec ? undefined : t.input.size, startByte }, sink);
+    const r = readPage(t.scanner, { ...o, prefixBytes: rowPrefixBytes(anchored), inputSize: t.codec ? undefined : t.input.size, startByte }, sink);
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     const more = r.total === undefined || r.total > r.nextOffset;
@@ -236,7 +239,7 @@ function lastPageTo(sink: RowSink, path: string, options: ReadOptions, o: { want
     if (t.input.size === undefined) {
       throw new LinewiseError('not-seekable', '--last reads the file twice (to count its lines, then to print them), which a pipe or standard input cannot be; use a file, or page through with --offset');
     }
-    const r = lastPage(t, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored) }, sink, () => open(path, options, sink));
+    const r = lastPage(t, { ...o, prefixBytes: rowPrefixBytes(anchored) }, sink, () => open(path, options, sink));
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     return { ...f, ...r };
@@ -305,7 +308,7 @@ function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefin
 function open(path: string, options: ReadOptions, sink: RowSink | undefined, bufferSize?: number): OpenedText {
   const name = v.string(path, 'path');
   const encoding = v.optionalString(options.encoding, 'encoding');
-  checkEncodingLoaded(encoding);
+  if (encoding !== undefined) checkEncodingLoaded(encoding);
   const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
   return openText(name, source, { allowBinary: v.optionalBoolean(options.text, 'text'), encoding, ...(bufferSize ? { bufferSize } : {}) });
 }

@@ -4,10 +4,8 @@
 
 import { LinewiseError, withPath } from '../core/errors.js';
 import { LineScanner, type ReadFn } from '../core/lines.js';
-import { type Bom, SNIFF_BYTES, wideEncodingOf } from '../core/sniff.js';
-import { couldBeMarkStart } from './encodings/bom.js';
 import { type Codec } from './encodings/codec.js';
-import { sniff } from './encodings/sniff.js';
+import { type Bom, couldBeMarkStart, SNIFF_BYTES, sniff, wideEncodingOf } from './encodings/sniff.js';
 import { type Input, type InputSource, openInput } from './input.js';
 
 export interface TextOptions {
