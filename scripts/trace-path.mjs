@@ -57,6 +57,7 @@ async function main() {
   });
   const sections = sectionsOf(readFileSync(out, 'utf8'));
   const stacks = new Map(); // the folded stacks seen under the adapter, by their key
+  const called = new Map(); // file -> the functions of it called under the adapter
   globalThis.__lwProbe = (fn) => {
     const limit = Error.stackTraceLimit;
     const prepare = Error.prepareStackTrace;
@@ -80,16 +81,21 @@ async function main() {
       if (files.length === 0 && (f !== adapter || !s.getFunctionName())) continue;
       if (files[files.length - 1] !== f) files.push(f);
     }
-    if (files.length > 0) stacks.set(files.join(' -> '), files);
+    if (files.length === 0) return;
+    stacks.set(files.join(' -> '), files);
+    // the function that called the probe: what the stack's innermost file was entered for
+    const inner = files[files.length - 1];
+    const name = sites[0].getFunctionName() ?? '(anonymous)';
+    called.set(inner, (called.get(inner) ?? new Set()).add(sites[0].isConstructor() ? `new ${name}` : name));
   };
   const { main: run } = createRequire(import.meta.url)(out);
   // the real process's edges, as bin/linewise.js runs it: the command's own output comes first
   const status = await run(command);
   globalThis.__lwProbe = () => {};
-  report(stacks, status);
+  report(stacks, called, status);
 }
 
-function report(stacks, status) {
+function report(stacks, called, status) {
   const entered = [];
   const returns = new Map();
   for (const files of stacks.values()) {
@@ -105,7 +111,8 @@ function report(stacks, status) {
   const short = (f) => f.replace(/^src\//, '').replace(/\.ts$/, '');
   console.log(`linewise ${command.map((a) => (a.startsWith(scratch) ? relative(scratch, a) : a)).join(' ')}  (exit ${status})`);
   console.log(`files entered under ${adapter}: ${entered.length}`);
-  for (const f of entered) console.log(`  ${short(f)}`);
+  // esbuild renames a function whose name another file's takes (read2): its file tells them apart
+  for (const f of entered) console.log(`  ${short(f).padEnd(24)} ${[...(called.get(f) ?? [])].join(', ')}`);
   console.log(`returns (a file entered again below another, per call path): ${returns.size}`);
   for (const p of returns.keys()) console.log(`  ${p.split(' -> ').map(short).join(' -> ')}`);
   if (showAll) {
