@@ -11,7 +11,7 @@ import { pastEnd, rangeProblem, withCount } from '../core/ranges.js';
 import type { InputSource } from '../io/input.js';
 import { fdReader } from '../io/streams.js';
 import type { Bom } from '../io/encodings/sniff.js';
-import { decodeNote, type OpenedText, openText } from '../io/text.js';
+import { decodeNote, type OpenedText, openText, type TextOptions } from '../io/text.js';
 import { checkEncodingLoaded } from './encodings.js';
 import { lastPage } from './last-page.js';
 import { type Line, LineCollector } from './results.js';
@@ -114,9 +114,9 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
   const last = end === undefined ? undefined : v.count(end, 'END');
   const maxBytes = v.optionalCount(options.maxBytes, 'maxBytes') ?? 0;
   const countBytes = v.optionalCount(options.countBytes, 'countBytes') ?? PAGE_DEFAULTS.countBytes;
-  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
   const fromByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
-  return withText(path, options, sink, undefined, (t) => {
+  const read = checkedRead(path, options, sink);
+  return withText(read, undefined, (t) => {
     if (maxBytes === 0 && fromByte === 0) {
       const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
       return { ...facts(t), start: first, shown };
@@ -125,7 +125,7 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
     if (problem) throw new LinewiseError('bad-range', withCount(problem, countRest(t.scanner)));
     const r = readPage(
       t.scanner,
-      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: rowPrefixBytes(anchored), countTo: last, pastEnd: (count) => pastEnd(first, count), startByte: fromByte },
+      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: rowPrefixBytes(read.anchored), countTo: last, pastEnd: (count) => pastEnd(first, count), startByte: fromByte },
       sink,
     );
     const stopped = r.left === undefined || r.left > 0;
@@ -208,12 +208,12 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
     if (options.offset !== undefined) throw new LinewiseError('usage', 'give --last or --offset, not both: --last N is the page that ends at the last line');
     if (options.limit !== undefined) throw new LinewiseError('usage', 'give --last or --limit, not both: --last N is the page of the last N lines');
     if (options.fromByte !== undefined) throw new LinewiseError('usage', 'give --last or --from-byte, not both: --from-byte goes on inside a line a page cut');
-    return lastPageTo(sink, path, options, { want: last, maxBytes: o.maxBytes, countBytes: o.countBytes });
+    return lastPageTo(sink, checkedRead(path, options, sink), { want: last, maxBytes: o.maxBytes, countBytes: o.countBytes });
   }
-  return withText(path, options, sink, undefined, (t) => {
-    const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
-    const startByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
-    const r = readPage(t.scanner, { ...o, prefixBytes: rowPrefixBytes(anchored), inputSize: t.codec ? undefined : t.input.size, startByte }, sink);
+  const startByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
+  const read = checkedRead(path, options, sink);
+  return withText(read, undefined, (t) => {
+    const r = readPage(t.scanner, { ...o, prefixBytes: rowPrefixBytes(read.anchored), inputSize: t.codec ? undefined : t.input.size, startByte }, sink);
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     const more = r.total === undefined || r.total > r.nextOffset;
@@ -233,13 +233,12 @@ const COUNT_BUFFER = 1 << 18;
  * counted first, then its tail is read (engine/last-page.ts). A pipe cannot be read twice, so
  * it is refused rather than held in memory.
  */
-function lastPageTo(sink: RowSink, path: string, options: ReadOptions, o: { want: number; maxBytes: number; countBytes: number }): PageSummary {
-  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
-  return withText(path, options, sink, COUNT_BUFFER, (t) => {
+function lastPageTo(sink: RowSink, read: CheckedRead, o: { want: number; maxBytes: number; countBytes: number }): PageSummary {
+  return withText(read, COUNT_BUFFER, (t) => {
     if (t.input.size === undefined) {
       throw new LinewiseError('not-seekable', '--last reads the file twice (to count its lines, then to print them), which a pipe or standard input cannot be; use a file, or page through with --offset');
     }
-    const r = lastPage(t, { ...o, prefixBytes: rowPrefixBytes(anchored) }, sink, () => open(path, options, sink));
+    const r = lastPage(t, { ...o, prefixBytes: rowPrefixBytes(read.anchored) }, sink, () => open(read));
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     return { ...f, ...r };
@@ -289,12 +288,30 @@ function facts(t: OpenedText): InputFacts {
   return { path: t.input.name, encoding: t.codec?.name, bom: t.bom, invalidAt: t.codec?.invalidAt, notes: note === undefined ? [] : [note] };
 }
 
+/** A read's input and how to open it, its options checked (a caller's mistake found before anything is opened). */
+interface CheckedRead {
+  path: string;
+  source: InputSource;
+  text: TextOptions;
+  anchored: boolean;
+}
+
 /**
- * Opens `path`, runs `f`, closes, and names the path in any error. Before each read that may
- * wait (a pipe), the sink's rows go out: a live stream is printed as its lines come.
+ * Checks what every read takes, once, at the read's entry. Before each read that may wait (a
+ * pipe), the sink's rows go out: a live stream is printed as its lines come.
  */
-function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefined, bufferSize: number | undefined, f: (t: OpenedText) => T): T {
-  const t = open(path, options, sink, bufferSize);
+function checkedRead(path: string, options: ReadOptions, sink: RowSink | undefined): CheckedRead {
+  const name = v.string(path, 'path');
+  const encoding = v.optionalString(options.encoding, 'encoding');
+  if (encoding !== undefined) checkEncodingLoaded(encoding);
+  const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
+  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
+  return { path: name, source, text: { allowBinary: v.optionalBoolean(options.text, 'text'), encoding }, anchored };
+}
+
+/** Opens the read's input, runs `f`, closes, and names the path in any error. */
+function withText<T>(read: CheckedRead, bufferSize: number | undefined, f: (t: OpenedText) => T): T {
+  const t = open(read, bufferSize);
   try {
     return f(t);
   } catch (e) {
@@ -304,11 +321,7 @@ function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefin
   }
 }
 
-/** Opens `path` for a read (with a scanner of `bufferSize` bytes, or the default); the caller closes it. */
-function open(path: string, options: ReadOptions, sink: RowSink | undefined, bufferSize?: number): OpenedText {
-  const name = v.string(path, 'path');
-  const encoding = v.optionalString(options.encoding, 'encoding');
-  if (encoding !== undefined) checkEncodingLoaded(encoding);
-  const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
-  return openText(name, source, { allowBinary: v.optionalBoolean(options.text, 'text'), encoding, ...(bufferSize ? { bufferSize } : {}) });
+/** Opens the read's input (with a scanner of `bufferSize` bytes, or the default); the caller closes it. */
+function open(read: CheckedRead, bufferSize?: number): OpenedText {
+  return openText(read.path, read.source, bufferSize ? { ...read.text, bufferSize } : read.text);
 }
