@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { lazyChildProcess } from './esbuild-plugins.mjs';
@@ -41,6 +41,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'linewise-trace-'));
 async function main() {
   const out = join(scratch, 'cli.cjs');
   await build({
+    absWorkingDir: root, // the section markers name files from the checkout's root: `// src/...`
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -150,7 +151,9 @@ function sectionAt(starts, line) {
 const probeEveryFunction = {
   name: 'probe-every-function',
   setup(b) {
+    const src = join(root, 'src') + sep;
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (a) => {
+      if (!a.path.startsWith(src)) return undefined; // a package's own sources: as they are
       const text = readFileSync(a.path, 'utf8');
       const sf = ts.createSourceFile(a.path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
       const result = ts.transform(sf, [probeTransformer]);
