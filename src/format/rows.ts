@@ -9,7 +9,7 @@ import { GROUP_SEPARATOR } from '../core/parse-rows.js';
 import { pathToBytes, quotePath, quoteRowPath } from '../core/path-names.js';
 import type { RowSink } from '../core/read-range.js';
 import { ANCHOR_DIGITS, CUT_MARK, NO_NEWLINE_MARK, partMark } from '../core/row-fields.js';
-import { FNV_START, fnv1a, type GuardLog } from '../core/row-guard.js';
+import type { RowHasher } from '../core/row-guard.js';
 import { LinewiseError } from '../core/errors.js';
 import type { MatchSink } from '../core/searcher.js';
 import { terminatorLength } from '../core/terminators.js';
@@ -39,38 +39,6 @@ export function endRow(out: Output, buf: Uint8Array, start: number, end: number)
 export function anchorField(anchor: AnchorFn, buf: Uint8Array, start: number, end: number): string {
   const body = buf.subarray(start, end - terminatorLength(buf, start, end));
   return `#${anchor(body).slice(0, ANCHOR_DIGITS)}`;
-}
-
-/**
- * Hashes each row's line as it is printed, for the guard trailer (core/row-guard.ts): the text
- * without its terminator, piece by piece, so a line of any length needs no copy.
- */
-export class RowHasher {
-  private h = FNV_START;
-
-  constructor(
-    readonly log: GuardLog,
-    /** the file the rows are of, as the trailer names it */
-    public path: string,
-  ) {}
-
-  /** A piece of line `line`; `ends`: it completes the line (terminator included, if any). */
-  piece(line: number, buf: Uint8Array, start: number, end: number, ends: boolean): void {
-    this.h = fnv1a(buf, start, ends ? end - terminatorLength(buf, start, end) : end, this.h);
-    if (!ends) return;
-    this.log.add(this.path, line, this.h);
-    this.h = FNV_START;
-  }
-
-  /** A whole line `[start, end)`, terminator included if any. */
-  line(line: number, buf: Uint8Array, start: number, end: number): void {
-    this.piece(line, buf, start, end, true);
-  }
-
-  /** Writes the trailer (nothing when no row was guarded). */
-  writeTrailer(out: Output): void {
-    this.log.write((piece) => out.text(piece));
-  }
 }
 
 /** Writes rows as text. Pieces of one row follow its `<n>\t` prefix directly. */
