@@ -1,6 +1,7 @@
 // What an input's first bytes say, all in one place: its byte order mark (the one table of marks),
 // the codec that reads it (the mark's, or --encoding's), and whether it is binary (a NUL, and the
-// UTF-16/32 look of NULs without a mark), decided from the bytes of the first read alone.
+// UTF-16/32 look of NULs without a mark, in the refusal's message), decided from the bytes of the
+// first read alone.
 
 import { LinewiseError } from '../../core/errors.js';
 import { type Codec } from './codec.js';
@@ -24,6 +25,13 @@ export interface Sniffed {
    * text is full of NUL bytes). Always false when not asked for (`checkBinary` false).
    */
   binary: boolean;
+}
+
+/** The `bom` field for a byte order mark of `length` bytes read with `codec`. */
+export function bomName(codec: Codec | undefined, length: number): Bom | undefined {
+  if (length === 0) return undefined;
+  // A codec that skipped a mark is named after it (utf-16le, utf-32be, ...).
+  return codec === undefined ? 'utf-8' : (codec.name as Bom);
 }
 
 /**
@@ -189,4 +197,27 @@ function nulsByOffset(head: Uint8Array, period: number): number[] {
   const end = head.length - (head.length % period);
   for (let i = 0; i < end; i++) if (head[i] === 0) counts[i % period]!++;
   return counts;
+}
+
+/**
+ * The refusal of a file with a NUL byte. Raw bytes (`raw`, undefined when decoded) whose NULs fall
+ * as in UTF-16 or UTF-32 text without a byte order mark get the --encoding that reads them,
+ * since -a would print that text with its NULs.
+ */
+export function binaryError(raw: Uint8Array | undefined, name: string): BinaryFileError {
+  const wide = raw && wideEncodingOf(raw);
+  if (wide === undefined) return new BinaryFileError('binary file (it has a NUL byte); use -a to read it as text', name, undefined);
+  const where = wide.startsWith('utf-16') ? 'a NUL byte in every other position' : 'NUL bytes in 3 of every 4 positions';
+  return new BinaryFileError(`looks like ${wide.toUpperCase()} text without a byte order mark (${where}); read it with --encoding ${wide}`, name, wide);
+}
+
+/** A file refused as binary (code `binary`); `wide` names the encoding it looks like, if any. */
+export class BinaryFileError extends LinewiseError {
+  constructor(
+    message: string,
+    path: string,
+    readonly wide: string | undefined,
+  ) {
+    super('binary', message, path);
+  }
 }
