@@ -67,7 +67,7 @@ const BOMS = new Map([
 const DETECTED = ['utf32le', 'utf32be', 'utf8', 'utf16le', 'utf16be'];
 
 /** The byte order mark of `canonical` (an empty Buffer for an encoding that has none). */
-export function bomOf(canonical: string): Buffer {
+function bomOf(canonical: string): Buffer {
   return BOMS.get(canonical) ?? Buffer.alloc(0);
 }
 
