@@ -1,10 +1,9 @@
 // What every command is handed by the CLI: the process edges, buffered stdout, and the styles.
 
 import { grouped, LinewiseError } from '../core/errors.js';
-import { GuardLog, GUARD_MAX_ROWS } from '../core/row-guard.js';
+import { GuardLog, GUARD_MAX_ROWS, RowHasher } from '../core/row-guard.js';
 import { GUARDS } from '../surface/options.js';
 import type { Printing } from '../format/printing.js';
-import { RowHasher } from '../format/rows.js';
 import type { Io } from '../io/streams.js';
 
 /**

@@ -5,10 +5,13 @@ import { Exit, type ExitCode } from '../core/errors.js';
 import { pageTo } from '../engine/read.js';
 import { anchorOf } from '../engine/results.js';
 import { JsonRows, writeRecord } from '../format/json.js';
-import { pageFooterOf, pageRecord } from '../format/read-report.js';
+import { pageFooterOf, pageRecord } from '../format/footer.js';
 import { TextRows } from '../format/rows.js';
 import { cliWords } from '../surface/words.js';
 import { type Context, type ReaderOptions, rowGuard, writeGuard } from './context.js';
+
+/** How page's footer names its options: the command line's words, the same for every call. */
+const WORDS = cliWords('page');
 
 export interface PageArgs extends ReaderOptions {
   offset: number;
@@ -40,7 +43,7 @@ export function page(ctx: Context, file: string, args: PageArgs): ExitCode {
   if (args.json) writeRecord(ctx.out, pageRecord(r));
   else {
     writeGuard(ctx, guard);
-    const footer = pageFooterOf(r, args.encoding, cliWords('page'), args.maxBytes);
+    const footer = pageFooterOf(r, args.encoding, WORDS, args.maxBytes);
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
   return Exit.ok;

@@ -6,10 +6,13 @@ import { parseCount } from '../core/ranges.js';
 import { readLinesTo } from '../engine/read.js';
 import { anchorOf } from '../engine/results.js';
 import { JsonRows, writeRecord } from '../format/json.js';
-import { readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
+import { readlinesFooterOf, readlinesRecord } from '../format/footer.js';
 import { TextRows } from '../format/rows.js';
 import { cliWords } from '../surface/words.js';
 import { type Context, type ReaderOptions, rowGuard, writeGuard } from './context.js';
+
+/** How readlines' footer names its options: the command line's words, the same for every call. */
+const WORDS = cliWords('readlines');
 
 export interface ReadlinesArgs extends ReaderOptions {
   maxBytes?: number;
@@ -28,7 +31,7 @@ export function readlines(ctx: Context, file: string, startArg: string, endArg: 
   if (opts.json) writeRecord(ctx.out, readlinesRecord(r));
   else {
     writeGuard(ctx, guard);
-    const footer = readlinesFooterOf(r, end, opts.maxBytes, opts.encoding, cliWords('readlines'));
+    const footer = readlinesFooterOf(r, end, opts.maxBytes, opts.encoding, WORDS);
     if (footer !== undefined) ctx.out.text(`\n${ctx.noteStyle.note(footer)}\n`);
   }
   return Exit.ok;

@@ -15,27 +15,6 @@ let compiled: WebAssembly.Module | null | undefined;
 /** Each kernel's memory, so a buffer that lives there (a scanner's) is counted in place. */
 const kernels = new WeakMap<ArrayBuffer, (start: number, end: number) => number>();
 
-/**
- * Counters given back by scanners that are done (releaseNewlineCounter), by buffer size. grep
- * opens a scanner per file: a new WebAssembly instance and memory per file cost more than
- * searching a small file (3,200 files: 0.27 s of instantiation and 0.18 s of GC).
- */
-const pool = new Map<number, NewlineCounter[]>();
-/** Counters kept per size: a few, so a burst of scanners does not pin memory for good. */
-const POOL_MAX = 4;
-
-/** A counter given back earlier (releaseNewlineCounter), or undefined: never a new instance. */
-export function pooledNewlineCounter(size: number): NewlineCounter | undefined {
-  return pool.get(size)?.pop();
-}
-
-/** Gives a counter back for reuse; its buffer must no longer be used by the caller. */
-export function releaseNewlineCounter(c: NewlineCounter): void {
-  const list = pool.get(c.buffer.length) ?? [];
-  if (list.length < POOL_MAX && !list.includes(c)) list.push(c);
-  pool.set(c.buffer.length, list);
-}
-
 /** Each kernel's ASCII lower-casing function, by its memory. */
 const folds = new WeakMap<ArrayBuffer, (start: number, end: number) => void>();
 
@@ -121,8 +100,6 @@ export function countByIndexOf(buf: Uint8Array, start: number, end: number): num
  * is not available (the caller then allocates a plain buffer and counts with indexOf).
  */
 export function simdNewlineCounter(size: number): NewlineCounter | undefined {
-  const pooled = pooledNewlineCounter(size);
-  if (pooled !== undefined) return pooled;
   if (compiled === undefined) {
     try {
       compiled = new WebAssembly.Module(Buffer.from(NEWLINES_WASM, 'base64'));

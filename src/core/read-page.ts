@@ -16,6 +16,11 @@ export function rowPrefixLength(n: number, anchored = false): number {
   return String(n).length + 1 + (anchored ? 1 + ANCHOR_DIGITS : 0);
 }
 
+/** {@link rowPrefixLength} as a page's `prefixBytes`, for rows with or without anchors. */
+export const rowPrefixBytes = (anchored: boolean): ((n: number) => number) => (anchored ? anchoredPrefix : plainPrefix);
+const plainPrefix = (n: number) => rowPrefixLength(n, false);
+const anchoredPrefix = (n: number) => rowPrefixLength(n, true);
+
 /** What to read for a page. */
 export interface PageOptions {
   /** lines skipped before the page (0-based offset) */
@@ -105,7 +110,9 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
   // A line that arrives in pieces is gathered, never beyond the room left under the cap,
   // until it is known to fit. Only lines longer than one read take this path.
   // (4 bytes past the cap: a cut row shows one whole character at least, see advancingCut)
-  const acc = new LineGatherer(Number.isFinite(cap) ? cap + 4 : 0, () => new RangeError('page gathered past its cap'));
+  // Made at the first such line: a page of short lines never needs one.
+  let acc: LineGatherer | undefined;
+  const gatherer = () => (acc ??= new LineGatherer(Number.isFinite(cap) ? cap + 4 : 0, () => new RangeError('page gathered past its cap')));
   const shownRow = (rowBytes: number) => {
     used += rowBytes;
     shown++;
@@ -143,13 +150,13 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
       return shown < o.limit;
     }
     const room = cap - used - prefix(n);
-    const len = acc.length + (end - start);
+    const len = (acc === undefined ? 0 : acc.length) + (end - start);
     if (len <= room) {
       if (!ends) {
-        acc.add(buf, start, end);
+        gatherer().add(buf, start, end);
         return true;
       }
-      if (acc.length === 0) {
+      if (acc === undefined || acc.length === 0) {
         row(n, buf, start, end, true); // the common case: a whole line, no copy
       } else {
         acc.add(buf, start, end);
@@ -169,8 +176,9 @@ export function readPage(scanner: LineScanner, o: PageOptions, sink: RowSink): P
     // the line's bytes, as it always has; "[cut]" is the mark of a row that could not fit.)
     const keep = Math.max(0, room);
     const want = keep + 4; // a character at least (advancingCut)
-    if (acc.length < want) acc.add(buf, start, Math.min(end, start + (want - acc.length)));
-    const head = acc.take();
+    const g = gatherer();
+    if (g.length < want) g.add(buf, start, Math.min(end, start + (want - g.length)));
+    const head = g.take();
     const stop = advancingCut(head, 0, head.length, keep);
     if (stop === 0 || (ends && stop === len)) {
       // all that is left is the terminator, or the one character forced out is all the line

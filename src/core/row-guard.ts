@@ -2,7 +2,10 @@
 // "hash":"…"}`, holding the line numbers of the rows and a short hash of each line as read, in the
 // `\ `-comment convention of the no-newline marker. `replace --rows` reads it back to tell a row
 // the user edited from one left as read (never written), and to refuse an edited row whose line
-// changed since (docs/COMMANDS.md#guarded-rows).
+// changed since (docs/COMMANDS.md#guarded-rows). The guard whole: the rows' hashes as printed,
+// the trailer written, and read back.
+
+import { terminatorLength } from './terminators.js';
 
 /** What every trailer line starts with. */
 export const GUARD_PREFIX = '\\ read ';
@@ -34,6 +37,43 @@ export function fnv1a(buf: Uint8Array, start = 0, end = buf.length, h = FNV_OFFS
 
 /** The starting value of a hash that is fed piece by piece with {@link fnv1a}. */
 export const FNV_START = FNV_OFFSET;
+
+/** Where a trailer is written: the output of the rows (io/output.ts's Output is one). */
+export interface TrailerOut {
+  text(piece: string): void;
+}
+
+/**
+ * Hashes each row's line as it is printed, for the trailer: the text without its terminator,
+ * piece by piece, so a line of any length needs no copy. The printers of rows call it.
+ */
+export class RowHasher {
+  private h = FNV_START;
+
+  constructor(
+    readonly log: GuardLog,
+    /** the file the rows are of, as the trailer names it */
+    public path: string,
+  ) {}
+
+  /** A piece of line `line`; `ends`: it completes the line (terminator included, if any). */
+  piece(line: number, buf: Uint8Array, start: number, end: number, ends: boolean): void {
+    this.h = fnv1a(buf, start, ends ? end - terminatorLength(buf, start, end) : end, this.h);
+    if (!ends) return;
+    this.log.add(this.path, line, this.h);
+    this.h = FNV_START;
+  }
+
+  /** A whole line `[start, end)`, terminator included if any. */
+  line(line: number, buf: Uint8Array, start: number, end: number): void {
+    this.piece(line, buf, start, end, true);
+  }
+
+  /** Writes the trailer (nothing when no row was guarded). */
+  writeTrailer(out: TrailerOut): void {
+    this.log.write((piece) => out.text(piece));
+  }
+}
 
 /** One trailer line read back: the rows of `path` it guards, each line's hash as read. */
 export interface GuardRecord {

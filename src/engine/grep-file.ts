@@ -9,8 +9,8 @@ import { LineScanner } from '../core/lines.js';
 import type { CompiledPattern } from '../core/pattern.js';
 import { RowLog } from '../core/row-log.js';
 import { lineGatherer, LineSearcher } from '../core/searcher.js';
-import { fileError, type InputSource } from '../io/input.js';
-import { BinaryFileError, type OpenedText, openText } from '../io/text.js';
+import { BinaryFileError } from '../io/encodings/sniff.js';
+import { fileError, type InputSource, type OpenedText, openText } from '../io/input.js';
 import type { SearchSettings } from './grep-options.js';
 
 /** A LinewiseError as data. */

@@ -8,7 +8,7 @@ import { LineScanner } from '../core/lines.js';
 import { lastFirstLine, readLast } from '../core/read-last.js';
 import { readPage } from '../core/read-page.js';
 import { countRest, type RowSink } from '../core/read-range.js';
-import type { OpenedText } from '../io/text.js';
+import type { OpenedText } from '../io/input.js';
 
 export interface LastOptions {
   /** the N of --last */

@@ -15,8 +15,7 @@ import { linesNeeded, type Splice, type SplicedRange, spliceRanges, unsafeOccurr
 import { unsafeMessage } from '../core/encoding-safe.js';
 import { terminatorLength } from '../core/terminators.js';
 import { checkpoint, YIELD_BYTES } from '../io/checkpoint.js';
-import type { InputSource } from '../io/input.js';
-import { openText, type OpenedText, type TextOptions } from '../io/text.js';
+import { type InputSource, openText, type OpenedText, type TextOptions } from '../io/input.js';
 import { type Line, toLine } from './results.js';
 
 /** One content edit, its texts as bytes (UTF-8 when the file is decoded). */

@@ -7,9 +7,8 @@ import { LinewiseError } from '../core/errors.js';
 import { chunkedReader } from '../core/lines.js';
 import { FileLines } from '../core/patch/file-lines.js';
 import { fsPath } from '../core/path-names.js';
-import { SNIFF_BYTES } from '../core/sniff.js';
 import type { Codec } from '../io/encodings/codec.js';
-import { sniff } from '../io/encodings/sniff.js';
+import { SNIFF_BYTES, sniff } from '../io/encodings/sniff.js';
 import { fileError, OPEN_NOW } from '../io/input.js';
 
 /** A file as the locator sees it, and how to write it back. */

@@ -2,20 +2,22 @@
 // sink, and say what was read; plus the library's collecting forms, readLines and page.
 
 import { PAGE_DEFAULTS } from '../surface/options.js';
-import { type Bom } from '../core/sniff.js';
 import { LinewiseError, withPath } from '../core/errors.js';
 import type { ReadFn } from '../core/lines.js';
 import type { RowSink } from '../core/read-range.js';
 import { countRest, readRange } from '../core/read-range.js';
-import { readPage, rowPrefixLength } from '../core/read-page.js';
+import { readPage, rowPrefixBytes } from '../core/read-page.js';
 import { pastEnd, rangeProblem, withCount } from '../core/ranges.js';
-import type { InputSource } from '../io/input.js';
 import { fdReader } from '../io/streams.js';
-import { decodeNote, type OpenedText, openText } from '../io/text.js';
+import type { Bom } from '../io/encodings/sniff.js';
+import { decodeNote, type InputSource, type OpenedText, openText, type TextOptions } from '../io/input.js';
 import { checkEncodingLoaded } from './encodings.js';
 import { lastPage } from './last-page.js';
 import { type Line, LineCollector } from './results.js';
 import * as v from './validate.js';
+
+/** The byte order mark a read found (the library's type). */
+export type { Bom };
 
 /** Options every function that reads a file takes. */
 export interface ReadOptions {
@@ -111,9 +113,9 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
   const last = end === undefined ? undefined : v.count(end, 'END');
   const maxBytes = v.optionalCount(options.maxBytes, 'maxBytes') ?? 0;
   const countBytes = v.optionalCount(options.countBytes, 'countBytes') ?? PAGE_DEFAULTS.countBytes;
-  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
   const fromByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
-  return withText(path, options, sink, undefined, (t) => {
+  const read = checkedRead(path, options, sink);
+  return withText(read, undefined, (t) => {
     if (maxBytes === 0 && fromByte === 0) {
       const { shown } = readRange(t.scanner, { start: first, end: last }, sink);
       return { ...facts(t), start: first, shown };
@@ -122,7 +124,7 @@ export function readLinesTo(sink: RowSink, path: string, start: number, end?: nu
     if (problem) throw new LinewiseError('bad-range', withCount(problem, countRest(t.scanner)));
     const r = readPage(
       t.scanner,
-      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: (n) => rowPrefixLength(n, anchored), countTo: last, pastEnd: (count) => pastEnd(first, count), startByte: fromByte },
+      { offset: first - 1, limit: last === undefined ? Infinity : last - first + 1, maxBytes, countBytes, prefixBytes: rowPrefixBytes(read.anchored), countTo: last, pastEnd: (count) => pastEnd(first, count), startByte: fromByte },
       sink,
     );
     const stopped = r.left === undefined || r.left > 0;
@@ -205,12 +207,12 @@ export function pageTo(sink: RowSink, path: string, options: PageOptions = {}): 
     if (options.offset !== undefined) throw new LinewiseError('usage', 'give --last or --offset, not both: --last N is the page that ends at the last line');
     if (options.limit !== undefined) throw new LinewiseError('usage', 'give --last or --limit, not both: --last N is the page of the last N lines');
     if (options.fromByte !== undefined) throw new LinewiseError('usage', 'give --last or --from-byte, not both: --from-byte goes on inside a line a page cut');
-    return lastPageTo(sink, path, options, { want: last, maxBytes: o.maxBytes, countBytes: o.countBytes });
+    return lastPageTo(sink, checkedRead(path, options, sink), { want: last, maxBytes: o.maxBytes, countBytes: o.countBytes });
   }
-  return withText(path, options, sink, undefined, (t) => {
-    const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
-    const startByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
-    const r = readPage(t.scanner, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored), inputSize: t.codec ? undefined : t.input.size, startByte }, sink);
+  const startByte = v.optionalCount(options.fromByte, 'fromByte') ?? 0;
+  const read = checkedRead(path, options, sink);
+  return withText(read, undefined, (t) => {
+    const r = readPage(t.scanner, { ...o, prefixBytes: rowPrefixBytes(read.anchored), inputSize: t.codec ? undefined : t.input.size, startByte }, sink);
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     const more = r.total === undefined || r.total > r.nextOffset;
@@ -230,13 +232,12 @@ const COUNT_BUFFER = 1 << 18;
  * counted first, then its tail is read (engine/last-page.ts). A pipe cannot be read twice, so
  * it is refused rather than held in memory.
  */
-function lastPageTo(sink: RowSink, path: string, options: ReadOptions, o: { want: number; maxBytes: number; countBytes: number }): PageSummary {
-  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
-  return withText(path, options, sink, COUNT_BUFFER, (t) => {
+function lastPageTo(sink: RowSink, read: CheckedRead, o: { want: number; maxBytes: number; countBytes: number }): PageSummary {
+  return withText(read, COUNT_BUFFER, (t) => {
     if (t.input.size === undefined) {
       throw new LinewiseError('not-seekable', '--last reads the file twice (to count its lines, then to print them), which a pipe or standard input cannot be; use a file, or page through with --offset');
     }
-    const r = lastPage(t, { ...o, prefixBytes: (n) => rowPrefixLength(n, anchored) }, sink, () => open(path, options, sink));
+    const r = lastPage(t, { ...o, prefixBytes: rowPrefixBytes(read.anchored) }, sink, () => open(read));
     const f = facts(t);
     if (r.total === 0) f.notes.unshift('the file is empty');
     return { ...f, ...r };
@@ -286,12 +287,30 @@ function facts(t: OpenedText): InputFacts {
   return { path: t.input.name, encoding: t.codec?.name, bom: t.bom, invalidAt: t.codec?.invalidAt, notes: note === undefined ? [] : [note] };
 }
 
+/** A read's input and how to open it, its options checked (a caller's mistake found before anything is opened). */
+interface CheckedRead {
+  path: string;
+  source: InputSource;
+  text: TextOptions;
+  anchored: boolean;
+}
+
 /**
- * Opens `path`, runs `f`, closes, and names the path in any error. Before each read that may
- * wait (a pipe), the sink's rows go out: a live stream is printed as its lines come.
+ * Checks what every read takes, once, at the read's entry. Before each read that may wait (a
+ * pipe), the sink's rows go out: a live stream is printed as its lines come.
  */
-function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefined, bufferSize: number | undefined, f: (t: OpenedText) => T): T {
-  const t = open(path, options, sink, bufferSize);
+function checkedRead(path: string, options: ReadOptions, sink: RowSink | undefined): CheckedRead {
+  const name = v.string(path, 'path');
+  const encoding = v.optionalString(options.encoding, 'encoding');
+  if (encoding !== undefined) checkEncodingLoaded(encoding);
+  const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
+  const anchored = v.optionalBoolean(options.anchor, 'anchor') === true;
+  return { path: name, source, text: { allowBinary: v.optionalBoolean(options.text, 'text'), encoding }, anchored };
+}
+
+/** Opens the read's input, runs `f`, closes, and names the path in any error. */
+function withText<T>(read: CheckedRead, bufferSize: number | undefined, f: (t: OpenedText) => T): T {
+  const t = open(read, bufferSize);
   try {
     return f(t);
   } catch (e) {
@@ -301,11 +320,7 @@ function withText<T>(path: string, options: ReadOptions, sink: RowSink | undefin
   }
 }
 
-/** Opens `path` for a read (with a scanner of `bufferSize` bytes, or the default); the caller closes it. */
-function open(path: string, options: ReadOptions, sink: RowSink | undefined, bufferSize?: number): OpenedText {
-  const name = v.string(path, 'path');
-  const encoding = v.optionalString(options.encoding, 'encoding');
-  checkEncodingLoaded(encoding);
-  const source = { ...inputSource(options), ...(sink?.flush ? { beforeWait: () => sink.flush!() } : {}) };
-  return openText(name, source, { allowBinary: v.optionalBoolean(options.text, 'text'), encoding, ...(bufferSize ? { bufferSize } : {}) });
+/** Opens the read's input (with a scanner of `bufferSize` bytes, or the default); the caller closes it. */
+function open(read: CheckedRead, bufferSize?: number): OpenedText {
+  return openText(read.path, read.source, bufferSize ? { ...read.text, bufferSize } : read.text);
 }

@@ -4,9 +4,8 @@
 import type { Expectation } from '../core/edit-plan.js';
 import { LinewiseError } from '../core/errors.js';
 import { BlockLocator } from '../core/block-offsets.js';
-import type { InputSource } from '../io/input.js';
 import { lineHash } from '../io/line-hash.js';
-import { openText, type TextOptions } from '../io/text.js';
+import { type InputSource, openText, type TextOptions } from '../io/input.js';
 import { appliedOf, expectedLines, type FilePlan } from './plans.js';
 import { StaleEditError } from './stale.js';
 

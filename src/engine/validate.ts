@@ -13,6 +13,9 @@ function bad(what: string, expected: string, value: unknown): LinewiseError {
 
 /** A whole number at least `min` (the CLI's rules and messages for counts and line numbers). */
 export function count(value: unknown, what: string, min = 0): number {
+  // a whole number in range (every call the CLI makes) is taken as it is; anything else is
+  // judged by parseCount, so the messages are the CLI's own (-0 goes there too, and comes back 0)
+  if (Number.isSafeInteger(value) && (value as number) >= min && !Object.is(value, -0)) return value as number;
   if (typeof value !== 'number' || !Number.isFinite(value)) throw bad(what, 'a number', value);
   return parseCount(String(value), what, min);
 }

@@ -5,10 +5,9 @@ import type { MatchSink } from '../core/searcher.js';
 import type { GrepCutOff } from '../engine/grep-budget.js';
 import type { Output } from '../io/output.js';
 import { hasRawBytes, pathToBytes } from '../core/path-names.js';
-import type { RangesFn } from './grep-rows.js';
 import { lineFields, writeRecord } from './json.js';
 import { noteMatch } from '../core/match-ranges.js';
-import { type AnchorFn, anchorField } from './rows.js';
+import { type AnchorFn, anchorField, type RangesFn } from './rows.js';
 
 /** Text of bytes as JSON wants it: `{"text"}`, or `{"bytes"}` (base64) when not UTF-8. */
 function data(b: Buffer): { text: string } | { bytes: string } {

@@ -6,9 +6,9 @@ import type { GrepCutOff, GrepReport, GrepReporter, GrepSetup } from '../engine/
 import { grepFooter } from './footer.js';
 import { JsonGrep } from './grep-json.js';
 import { writeRecord } from './json.js';
-import { printCount, printPath, TextGrep, type GrepPrinterOptions } from './grep-rows.js';
+import type { RowHasher } from '../core/row-guard.js';
 import type { Printing } from './printing.js';
-import type { AnchorFn, RowHasher } from './rows.js';
+import { type AnchorFn, type GrepPrinterOptions, printCount, printPath, TextGrep } from './rows.js';
 import type { Words } from '../surface/words.js';
 
 /** How the rows are printed. */

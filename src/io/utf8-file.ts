@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
-import { SNIFF_BYTES, type WideEncoding, wideEncodingOf } from '../core/sniff.js';
+import { SNIFF_BYTES, type WideEncoding, wideEncodingOf } from './encodings/sniff.js';
 import { firstInvalidUtf8, utf8CutPoint } from '../core/utf8.js';
 import { checkpoint, YIELD_BYTES } from './checkpoint.js';
 import { type EditTarget, openTarget } from './edit-target.js';
@@ -44,7 +44,7 @@ export async function firstInvalidUtf8InFile(target: EditTarget, signal?: AbortS
 
 /**
  * UTF-16 or UTF-32 (LE or BE) when the file's first bytes have their NULs as that text without a
- * byte order mark has (core/sniff.ts), else undefined; undefined too when it cannot be read.
+ * byte order mark has (io/encodings/sniff.ts), else undefined; undefined too when it cannot be read.
  */
 export function wideEncodingOfFile(target: EditTarget): WideEncoding | undefined {
   let fd: number | undefined;

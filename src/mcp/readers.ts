@@ -6,7 +6,7 @@ import { loadEncoding } from '../engine/encodings.js';
 import { pageTo, readLinesTo } from '../engine/read.js';
 import { anchorOf } from '../engine/results.js';
 import { JsonRows, writeRecord } from '../format/json.js';
-import { pageFooterOf, pageRecord, readlinesFooterOf, readlinesRecord } from '../format/read-report.js';
+import { pageFooterOf, pageRecord, readlinesFooterOf, readlinesRecord } from '../format/footer.js';
 import { TextRows } from '../format/rows.js';
 import { mcpWords } from '../surface/words.js';
 import type { ToolOutput } from './result.js';

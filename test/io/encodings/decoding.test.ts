@@ -2,7 +2,8 @@
 // which names are known (none found on Object.prototype).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LinewiseError } from '../../../src/core/errors.js';
-import { chooseDecoding, codecFor } from '../../../src/io/encodings/decoding.js';
+import { codecFor } from '../../../src/io/encodings/decoding.js';
+import { chooseDecoding } from '../../../src/io/encodings/sniff.js';
 import { loadEncodings } from '../../../src/io/encodings/iconv.js';
 import { prepareEncoding } from '../../../src/io/encodings/names.js';
 import { errorOf } from '../../helpers.js';
