@@ -36,7 +36,7 @@ import { fsPath, pathFromBytes, quotePath } from '../core/path-names.js';
 import { Interrupted, stopIfAborted } from './checkpoint.js';
 import { type EditTarget, shownBeside, targetDir } from './edit-target.js';
 import { fileError, fileKind } from './input.js';
-import { unlinkQuietly } from './temp-file.js';
+import { randomHex, unlinkQuietly } from './temp-file.js';
 
 /** How long to wait for a live holder before giving up (exit 3). */
 const LOCK_WAIT_MS = 10_000;
@@ -168,9 +168,8 @@ export interface PreparedLock {
 
 /** Names for a lock's staged directory and owner entry. */
 function lockNames(target: EditTarget): PreparedLock {
-  const random = () => Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
   const here = place();
-  return { dir: path.join(targetDir(target), `.linewise-${random()}.lock-new`), entry: `pid-${process.pid}-${random()}${here === undefined ? '' : `-${here}`}` };
+  return { dir: path.join(targetDir(target), `.linewise-${randomHex()}.lock-new`), entry: `pid-${process.pid}-${randomHex()}${here === undefined ? '' : `-${here}`}` };
 }
 
 function cannotStage(e: unknown, dir: string, target: EditTarget): LinewiseError {

@@ -8,7 +8,7 @@ import { fsPath, quotePath } from '../core/path-names.js';
 import { type Confinement, PinnedDir } from './confine.js';
 import { fileError } from './input.js';
 import { realPath } from './real-path.js';
-import { besideName, syncDir, trackTemp, unlinkQuietly, type WriteFn } from './temp-file.js';
+import { besideName, randomHex, syncDir, trackTemp, unlinkQuietly, type WriteFn } from './temp-file.js';
 
 /** The error for a name that is taken (exit 3: the caller believed there was no file). */
 export function existsError(given: string): LinewiseError {
@@ -33,8 +33,7 @@ export function writeNewFile(real: string, given: string, bytes: Uint8Array, wri
     throw fileError(e, given);
   }
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
-  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
-  const temp = besideName({ real }, `.linewise-${random}.tmp`);
+  const temp = besideName({ real }, `.linewise-${randomHex()}.tmp`);
   let fd: number | undefined;
   const entry = { discard: () => unlinkQuietly(temp) };
   try {

@@ -6,7 +6,6 @@
 import { type Terminator, terminatorLength, terminatorOf } from '../terminators.js';
 import { newlineAt } from './lines.js';
 
-const LF = 0x0a;
 const CR = 0x0d;
 /** Files up to this size are compared as one latin1 string (a larger one byte by byte: not twice its size in memory). */
 const AS_STRING = 16 << 20;
@@ -53,10 +52,8 @@ export class FileLines {
     const t = this.text;
     const s = this.starts[i]!;
     let e = this.starts[i + 1]!;
-    if (e > s && t[e - 1] === LF) {
-      e--;
-      if (e > s && t[e - 1] === CR) e--;
-    }
+    e -= terminatorLength(t, s, e);
+    // as keyOf: a last "\r" left after the terminator is not compared
     if (e > s && t[e - 1] === CR) e--;
     const n = key.length;
     if (e - s !== n) return false;
