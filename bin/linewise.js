@@ -16,9 +16,17 @@ const vm = require('node:vm');
 // size, and no Maglev; a grep that walks a tree: TurboFan later (src/cli/heap.ts says why and
 // what counts; the standalone binary calls that). Set before the bundle is compiled, and part of
 // the cache's key.
-// patch: the same and no TurboFan (src/cli/heap.ts's PATCH_FLAGS).
-const heapFlag = process.argv[2] === 'patch' ? '--semi-space-growth-factor=1 --no-maglev --no-opt' : tunedRun(process.argv.slice(2)) ? `--semi-space-growth-factor=1 --no-maglev${walksTree(process.argv.slice(2)) ? ' --interrupt-budget=1000000' : ''}` : '';
+// patch: the same and no TurboFan.
+const heapFlag = runFlags(process.argv.slice(2));
 if (heapFlag !== '') process.getBuiltinModule?.('node:v8')?.setFlagsFromString(heapFlag);
+
+/** As src/cli/heap.ts's runFlags (the bundle is not loaded yet): the V8 flags of a run, '' for none. */
+function runFlags(argv) {
+  const grep = '--semi-space-growth-factor=1 --no-maglev';
+  if (argv[0] === 'patch') return `${grep} --no-opt`;
+  if (!tunedRun(argv)) return '';
+  return walksTree(argv) ? `${grep} --interrupt-budget=1000000` : grep;
+}
 
 /** As src/cli/heap.ts's walksTree (V8 11 alone: later ones call --interrupt-budget unrecognized). */
 function walksTree(argv) {

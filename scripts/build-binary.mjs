@@ -58,7 +58,7 @@ const threadSource = {
   },
 };
 const script = join(work, 'linewise.cjs');
-await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, threadSource, lazyChildProcess, sharedBuiltins(['fs', 'path', 'buffer'])] });
+await build({ ...cjs, entryPoints: ['src/sea.ts'], outfile: script, plugins: [workerSource, threadSource, lazyChildProcess, sharedBuiltins] });
 
 // 2. A Node binary of exactly this version. process.execPath is not always usable (a distro
 //    build may link a shared libnode, another may be a shim), so the official build comes from

@@ -60,7 +60,7 @@ await Promise.all([
     // iconv.ts's createRequire(import.meta.url): the script's own URL, made only when asked
     define: { 'import.meta.url': '__linewise_meta.url' },
     banner: { js: "var __linewise_meta={get url(){return require('node:url').pathToFileURL(__filename).href}};" },
-    plugins: [packagesApart(LAZY, { dynamicOnly: true }), packagesApart(CLI_APART, { dynamicOnly: false }), mcpSdkApart, lazyChildProcess, sharedBuiltins(['fs', 'path', 'buffer'])],
+    plugins: [packagesApart(LAZY, { dynamicOnly: true }), packagesApart(CLI_APART, { dynamicOnly: false }), mcpSdkApart, lazyChildProcess, sharedBuiltins],
   }),
   ...[...LAZY, ...CLI_APART].map((name) => build({ ...common, format: 'cjs', entryPoints: { [fileName(name)]: name }, outdir: 'dist', outExtension: { '.js': '.cjs' } })),
   build({ ...common, format: 'cjs', entryPoints: { [MCP_SDK.name]: MCP_SDK.entry }, outdir: 'dist', outExtension: { '.js': '.cjs' } }),

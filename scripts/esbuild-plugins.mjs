@@ -39,13 +39,10 @@ export const fileName = (pkg) => pkg.replace(/^@[^/]+\//, '');
  * each, ten of them on a plain readlines. Here the imports of these built-ins go through one
  * module of the bundle that re-exports the built-in once.
  */
-export function sharedBuiltins(names) {
-  const filter = new RegExp(`^node:(${names.join('|')})$`);
-  return {
-    name: 'shared-builtins',
-    setup(b) {
-      b.onResolve({ filter }, (a) => (a.namespace === 'shared-builtin' ? { path: a.path, external: true } : { path: a.path, namespace: 'shared-builtin' }));
-      b.onLoad({ filter: /.*/, namespace: 'shared-builtin' }, (a) => ({ contents: `export * from '${a.path}';`, loader: 'js' }));
-    },
-  };
-}
+export const sharedBuiltins = {
+  name: 'shared-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(fs|path|buffer)$/ }, (a) => (a.namespace === 'shared-builtin' ? { path: a.path, external: true } : { path: a.path, namespace: 'shared-builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'shared-builtin' }, (a) => ({ contents: `export * from '${a.path}';`, loader: 'js' }));
+  },
+};
