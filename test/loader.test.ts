@@ -99,6 +99,36 @@ describe('the loader (bin/linewise.js) and its code cache', () => {
     expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 
+  it('keeps at most 64 caches, the most recently used, when it writes one, and removes abandoned temporary files', () => {
+    const { bin, temp } = install();
+    const dir = cacheDirOf(temp);
+    fs.mkdirSync(dir, { mode: 0o700 });
+    const day = 24 * 3600;
+    const now = Date.now() / 1000;
+    // 80 caches of other installs and Node versions, the i-th last used i days ago
+    const others = Array.from({ length: 80 }, (_, i) => `cli.cjs-${(0xa000 + i).toString(16)}`);
+    for (const [i, name] of others.entries()) {
+      fs.writeFileSync(path.join(dir, name), 'x', { mode: 0o600 });
+      fs.utimesSync(path.join(dir, name), now - (i + 1) * day, now - (i + 1) * day);
+    }
+    // a temporary file of a run that died two hours ago, and one of a run writing now
+    fs.writeFileSync(path.join(dir, 'cli.cjs-dead.1.tmp'), 'x', { mode: 0o600 });
+    fs.utimesSync(path.join(dir, 'cli.cjs-dead.1.tmp'), now - 7200, now - 7200);
+    fs.writeFileSync(path.join(dir, 'cli.cjs-live.2.tmp'), 'x', { mode: 0o600 });
+    expect(run(bin, temp, ARGS[0]!)).toEqual(expected[0]);
+    const left = cacheFiles(temp);
+    const written = left.filter((f) => !others.includes(f) && !f.endsWith('.tmp'));
+    expect(written.map((f) => f.replace(/-[0-9a-f]+$/, ''))).toEqual(['cli.cjs']);
+    expect(fs.statSync(path.join(dir, written[0]!)).size).toBeGreaterThan(1000);
+    // the 63 most recently used of the others stay, the 17 least recently used go
+    expect(left.filter((f) => others.includes(f))).toEqual(others.slice(0, 63).sort());
+    expect(left.filter((f) => f.endsWith('.tmp'))).toEqual(['cli.cjs-live.2.tmp']);
+    // a run that finds its cache lists nothing and removes nothing
+    fs.writeFileSync(path.join(dir, 'cli.cjs-ffff'), 'x', { mode: 0o600 });
+    expect(run(bin, temp, ARGS[0]!)).toEqual(expected[0]);
+    expect(cacheFiles(temp)).toEqual([...left, 'cli.cjs-ffff'].sort());
+  });
+
   it('many runs at once with no cache yet: every one prints the same bytes, and no temporary file is left', async () => {
     const { bin, temp } = install();
     const runs = Array.from({ length: 8 }, () =>
