@@ -11,7 +11,7 @@ import type { StaleEditError } from '../engine/stale.js';
 import type { Output } from '../io/output.js';
 import { fileChangeRecord, lineFields, writeRecord } from './json.js';
 import type { Printing } from './printing.js';
-import { receiptFooter, writeReceipt } from './receipt.js';
+import { type ReceiptBudget, receiptFooter, writeReceipt } from './receipt.js';
 import { type AnchorFn, anchorField, endRow } from './rows.js';
 import type { Style } from './style.js';
 
@@ -55,10 +55,10 @@ export function printNear(out: Output, e: TextNotFoundError, json: boolean): voi
 }
 
 /** The receipt of each written file: its edited regions as rows, then how the numbering moved. */
-export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style, anchor?: AnchorFn): void {
+export function printReceipts(out: Output, result: ReplaceResult, withPaths: boolean, rowStyle: Style, noteStyle: Style, anchor?: AnchorFn, budget?: ReceiptBudget): void {
   for (const f of result.files) {
     if (f.receipt === undefined) continue;
-    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle, anchor);
+    writeReceipt(out, { ...f.receipt, path: f.path, pathRows: withPaths, regions: f.receipt.regions, ...(f.relocated ? { relocated: f.relocated } : {}) }, rowStyle, noteStyle, anchor, budget);
   }
 }
 
@@ -101,6 +101,8 @@ export interface EditPrintOptions {
   pathRows: boolean;
   /** a receipt's rows carry anchors (`replace --anchor`) */
   anchor?: AnchorFn;
+  /** a bound on the receipts' rows (the MCP server's answers) */
+  budget?: ReceiptBudget;
 }
 
 /**
@@ -117,7 +119,7 @@ export function printEditOutcome(p: Printing, result: ReplaceResult, o: EditPrin
     return;
   }
   if (result.dryRun) for (const f of result.files) if (f.diff) p.out.bytes(f.diff);
-  if (o.receipt) printReceipts(p.out, result, o.pathRows, p.rowStyle, p.noteStyle, o.anchor);
+  if (o.receipt) printReceipts(p.out, result, o.pathRows, p.rowStyle, p.noteStyle, o.anchor, o.budget);
 }
 
 /**

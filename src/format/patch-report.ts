@@ -7,7 +7,7 @@ import type { HunkFailure, HunkResult, PatchResult } from '../engine/patch.js';
 import type { Output } from '../io/output.js';
 import { writeRecord } from './json.js';
 import type { Printing } from './printing.js';
-import { writeReceipt } from './receipt.js';
+import { type ReceiptBudget, writeReceipt } from './receipt.js';
 
 /** How a hunk went, in a few words, or undefined when it applied where it said, exactly. */
 export function hunkNote(h: HunkResult): string | undefined {
@@ -31,7 +31,7 @@ export function failureMessage(f: HunkFailure): string {
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 60)}...` : s);
 
 /** The outcome of an applied (or checked) patch. */
-export function printPatchOutcome(p: Printing, result: PatchResult, o: { json: boolean; receipt: boolean }): void {
+export function printPatchOutcome(p: Printing, result: PatchResult, o: { json: boolean; receipt: boolean; budget?: ReceiptBudget }): void {
   if (o.json) {
     printPatchRecords(p.out, result);
     return;
@@ -53,7 +53,7 @@ export function printPatchOutcome(p: Printing, result: PatchResult, o: { json: b
   }
   if (result.dryRun) for (const f of result.files) if (f.diff) p.out.bytes(f.diff);
   if (o.receipt) {
-    for (const f of result.files) if (f.receipt) writeReceipt(p.out, { ...f.receipt, path: f.path, pathRows: false }, p.rowStyle, p.noteStyle);
+    for (const f of result.files) if (f.receipt) writeReceipt(p.out, { ...f.receipt, path: f.path, pathRows: false }, p.rowStyle, p.noteStyle, undefined, o.budget);
   }
 }
 

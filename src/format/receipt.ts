@@ -23,16 +23,49 @@ export interface ReceiptText {
 export const RECEIPT_FOOTER_START = '[Edited ';
 
 /**
+ * A bound on the bytes of receipts' rows, shared by the files of one answer (the MCP server's:
+ * a patch of 500 files answered 1.6 MB of rows), and what it left out.
+ */
+export interface ReceiptBudget {
+  /** bytes of rows still to print (the rows' own bytes, numbers and tabs) */
+  left: number;
+  /** rows not printed */
+  rowsLeftOut: number;
+  /** files none of whose rows was printed (nor their footer) */
+  filesLeftOut: number;
+}
+
+/**
  * Prints the receipt's rows with `style` through the readers' own row printer, anchored when
  * `anchor` is given (`replace --receipt --anchor`) as the readers' are, then its footer with
- * `noteStyle`.
+ * `noteStyle`. With a `budget`, rows stop where it runs out (a file cut inside still gets its
+ * footer, which says how its numbering moved); a file reached after it ran out prints nothing.
  */
-export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyle: Style, anchor?: AnchorFn): void {
+export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyle: Style, anchor?: AnchorFn, budget?: ReceiptBudget): void {
+  if (budget !== undefined && budget.left <= 0) {
+    budget.filesLeftOut++;
+    for (const region of r.regions) budget.rowsLeftOut += region.length;
+    return;
+  }
   const rows = new TextRows(out, style, anchor);
   r.regions.forEach((region, i) => {
-    if (i > 0) out.text(`${noteStyle.note('--')}\n`);
-    for (const l of region) {
-      if (r.pathRows) out.text(`${style.path(quoteRowPath(r.path))}\t`);
+    if (budget !== undefined && budget.left <= 0) {
+      budget.rowsLeftOut += region.length;
+      return;
+    }
+    for (const [k, l] of region.entries()) {
+      const path = r.pathRows ? quoteRowPath(r.path) : undefined;
+      if (budget !== undefined) {
+        const size = String(l.line).length + 1 + l.bytes.length + (path === undefined ? 0 : path.length + 1);
+        if (size > budget.left) {
+          budget.rowsLeftOut += region.length - k;
+          budget.left = 0;
+          break;
+        }
+        budget.left -= size;
+      }
+      if (k === 0 && i > 0) out.text(`${noteStyle.note('--')}\n`);
+      if (path !== undefined) out.text(`${style.path(path)}\t`);
       rows.row(l.line, l.bytes, 0, l.bytes.length, true);
     }
   });

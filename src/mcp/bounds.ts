@@ -3,9 +3,10 @@
 // when it names none are the surface's (SERVER_BOUNDS, applied by schema.ts's checkArgs).
 
 import { messageLine } from '../format/printing.js';
+import { RECEIPT_FOOTER_START, type ReceiptBudget } from '../format/receipt.js';
 import { OPTION_INPUT_MAX } from '../io/option-input.js';
 import { SERVER_BOUNDS } from '../surface/options.js';
-import type { ToolResult } from './result.js';
+import type { ToolOutput, ToolResult } from './result.js';
 
 /**
  * The longest message (one line of JSON) the server reads: four times the CLI's cap on an option
@@ -126,4 +127,25 @@ function cut(text: string, bytes: number): string {
   }
   const code = text.charCodeAt(lo - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? lo - 1 : lo);
+}
+
+/**
+ * A bound for the receipts of one writer's answer: as many bytes of rows as a read gets by
+ * default. A patch of 500 files answered 1.6 MB of rows, which no client asked to read.
+ */
+export function receiptBudget(): ReceiptBudget {
+  return { left: SERVER_BOUNDS.maxBytes, rowsLeftOut: 0, filesLeftOut: 0 };
+}
+
+/**
+ * Ends a writer's answer whose receipts were cut with a line saying what was left out. The line
+ * opens as a receipt's footer does, so replace_rows skips it when the answer is sent back as rows.
+ */
+export function endCutReceipts(out: ToolOutput, b: ReceiptBudget, files: number): void {
+  if (b.rowsLeftOut === 0) return;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const none = b.filesLeftOut === 0 ? '' : ` (all those of ${plural(b.filesLeftOut, 'file', 'files')})`;
+  out.text.out.text(
+    `\n${RECEIPT_FOOTER_START}${plural(files, 'file', 'files')}; the receipts stop at ${SERVER_BOUNDS.maxBytes} bytes of rows: ${plural(b.rowsLeftOut, 'more row is', 'more rows are')} not shown${none}. Call read_lines to see them.]\n`,
+  );
 }

@@ -11,6 +11,7 @@ import { createFile } from '../engine/create.js';
 import { applyEdits, type EditRunOptions, type RangeEdit, replace, replaceParsedRows, type ReplaceResult, replaceText, type TextEdit } from '../engine/edit.js';
 import { anchorOf } from '../engine/results.js';
 import { printEditOutcome, printEditRefusal } from '../format/edit-report.js';
+import { endCutReceipts, receiptBudget } from './bounds.js';
 import type { FileLocks } from './locks.js';
 import type { ToolOutput } from './result.js';
 import type { Roots } from './roots.js';
@@ -113,6 +114,8 @@ export async function editTool(tool: EditTool, out: ToolOutput, a: EditArgs, roo
   const pathRows = a.path === undefined && rows.length > 0;
   // a created file has no regions to show: one line says what was written
   if (tool === 'create_file') for (const f of result.files.filter((x) => x.written)) out.text.out.text(`${f.created ? 'created' : 'replaced whole'}: ${f.path} (${f.linesAfter} ${f.linesAfter === 1 ? 'line' : 'lines'})\n`);
-  printEditOutcome(out.text, result, { json: false, receipt: options.receipt === true, pathRows });
+  const budget = receiptBudget();
+  printEditOutcome(out.text, result, { json: false, receipt: options.receipt === true, pathRows, budget });
+  endCutReceipts(out, budget, result.files.filter((f) => f.receipt !== undefined).length);
   printEditOutcome(out.json, result, { json: true, receipt: options.receipt === true, pathRows });
 }

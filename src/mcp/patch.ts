@@ -4,6 +4,7 @@
 
 import { applyPatch, PatchFailedError } from '../engine/patch.js';
 import { printPatchFailures, printPatchOutcome } from '../format/patch-report.js';
+import { endCutReceipts, receiptBudget } from './bounds.js';
 import type { ToolOutput } from './result.js';
 import type { Roots } from './roots.js';
 
@@ -31,7 +32,9 @@ export async function patchTool(out: ToolOutput, a: PatchToolArgs, roots: Roots,
       ignoreWhitespace: a.ignoreWhitespace === true,
       ...(signal ? { signal } : {}),
     });
-    printPatchOutcome(out.text, result, { json: false, receipt: result.files.some((f) => f.receipt !== undefined) });
+    const budget = receiptBudget();
+    printPatchOutcome(out.text, result, { json: false, receipt: result.files.some((f) => f.receipt !== undefined), budget });
+    endCutReceipts(out, budget, result.files.filter((f) => f.receipt !== undefined).length);
     printPatchOutcome(out.json, result, { json: true, receipt: false });
   } catch (e) {
     if (e instanceof PatchFailedError) {

@@ -234,6 +234,59 @@ describe('apply_patch', () => {
   });
 });
 
+describe('writers\' receipts held to the server\'s bound', () => {
+  /** The receipt rows of an answer's text (`N<TAB>...`), and the bytes they take. */
+  const receiptRows = (text: string) => text.split('\n').filter((l) => /^\d+\t/.test(l));
+  const rowBytes = (rows: string[]) => rows.reduce((n, l) => n + Buffer.byteLength(l), 0);
+
+  it('apply_patch of 60 files: every file written, rows stop at 65536 bytes, and a last line counts what was left out', async () => {
+    const files = 60;
+    const lines = (f: number, name: string) => Array.from({ length: 200 }, (_, i) => (i % 20 === 10 ? `  call ${name}(${i}); // file ${f}, padded to make the receipt long\n` : `  line ${i} of file ${f}, padded to make the receipt long;\n`));
+    const patch: string[] = [];
+    for (let f = 0; f < files; f++) {
+      const before = lines(f, 'oldName');
+      writeTree(root, { [`many/f${f}.ts`]: before.join('') });
+      patch.push(`--- a/many/f${f}.ts\n+++ b/many/f${f}.ts\n`);
+      for (let h = 10; h < 200; h += 20) {
+        patch.push(`@@ -${h - 2},7 +${h - 2},7 @@\n`);
+        for (let i = h - 3; i < h + 4; i++) patch.push(i === h ? `-${before[i]}+${lines(f, 'newName')[i]}` : ` ${before[i]}`);
+      }
+    }
+    const done = await s.call('apply_patch', { patch: patch.join('') });
+    expect(done.isError).toBe(false);
+    for (let f = 0; f < files; f++) expect(bytes(`many/f${f}.ts`).toString()).toBe(lines(f, 'newName').join(''));
+    const text = done.texts[0]!;
+    const shown = receiptRows(text);
+    expect(rowBytes(shown)).toBeLessThanOrEqual(65536);
+    expect(rowBytes(shown)).toBeGreaterThan(60000);
+    const last = /\[Edited 60 files; the receipts stop at 65536 bytes of rows: (\d+) more rows are not shown \(all those of (\d+) files\)\. Call read_lines to see them\.\]\n$/.exec(text);
+    expect(last, text.slice(-300)).not.toBeNull();
+    // every region's 11 rows (its hunk's 7 and two more each side) are either shown or counted;
+    // files past the bound show no footer
+    expect(shown.length + Number(last![1])).toBe(files * 10 * 11);
+    const footers = text.split('\n').filter((l) => l.startsWith('[Edited many/'));
+    expect(footers.length + Number(last![2])).toBe(files);
+    // the records still name every file (a program's account of the call)
+    expect(done.records.filter((r) => (r as { type?: string }).type === 'file').length).toBe(files);
+  });
+
+  it('apply_edits of 3,000 lines in one file: its rows stop at 65536 bytes, its footer is kept, and the last line counts the rest', async () => {
+    writeTree(root, { 'big-edit.txt': 'first\nlast\n' });
+    const text = Array.from({ length: 3000 }, (_, i) => `new line ${i} of the edit, long enough to pass the bound`).join('\n');
+    const done = await s.call('apply_edits', { path: 'big-edit.txt', edits: [{ start: 2, end: 1, text }] });
+    expect(done.isError).toBe(false);
+    expect(bytes('big-edit.txt').toString()).toBe(`first\n${text}\nlast\n`);
+    const out = done.texts[0]!;
+    const shown = receiptRows(out);
+    expect(rowBytes(shown)).toBeLessThanOrEqual(65536);
+    expect(out).toContain('[Edited big-edit.txt: insert before 2 -> 2-3001; lines after 1 shifted by +3000.]');
+    const last = /\[Edited 1 file; the receipts stop at 65536 bytes of rows: (\d+) more rows are not shown\. Call read_lines to see them\.\]\n$/.exec(out);
+    expect(last, out.slice(-300)).not.toBeNull();
+    // the 3,000 new lines and one line each side of them
+    expect(shown.length + Number(last![1])).toBe(3002);
+  });
+});
+
 describe('arguments and errors in the tool\'s words', () => {
   it('accepts numbers sent as strings where the schema says integer', async () => {
     writeTree(root, { 'n.txt': 'l1\nl2\nl3\n' });
