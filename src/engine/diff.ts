@@ -5,7 +5,8 @@ import { structuredPatch } from 'diff';
 import type { EditResult } from '../core/edit-results.js';
 import type { PatchResult } from '../core/patcher.js';
 
-const CONTEXT = 3;
+/** Lines of context around each change, as diff -u shows. */
+export const CONTEXT = 3;
 
 /**
  * A unified diff (`--- PATH`, `+++ PATH`, `@@` hunks) of one patched file, as bytes.
@@ -67,7 +68,7 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
 const MINIMAL_UP_TO = 2000;
 
 /** The hunks of one region (its lines marked by unifiedDiff), the old starting at line `lo`, the new at `newLo`. */
-function regionHunks(marked: readonly string[], lo: number, newLo: number): string {
+export function regionHunks(marked: readonly string[], lo: number, newLo: number): string {
   const changed = marked.reduce((n, l) => n + (l[0] === ' ' ? 0 : 1), 0);
   const side = (skip: string) => marked.filter((l) => l[0] !== skip).map((l) => l.slice(1)).join('');
   const patch = changed <= MINIMAL_UP_TO ? structuredPatch('', '', side('+'), side('-'), '', '', { context: CONTEXT }) : undefined;

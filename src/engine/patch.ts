@@ -26,7 +26,7 @@ import { syncDir, TempFile, type WriteFn } from '../io/temp-file.js';
 import type { FileReceipt } from './apply.js';
 import { codecFor } from '../io/encodings/decoding.js';
 import { loadEncoding } from './encodings.js';
-import { diffOf } from './patch-diff.js';
+import { diffOf, landedDiff } from './patch-diff.js';
 import { OnceOnly, type PatchRoot, safePath, type SafePath } from './patch-paths.js';
 import { bytesToWrite, readForPatch, type ReadFile } from './patch-read.js';
 import { toLine } from './results.js';
@@ -366,7 +366,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     linesBefore: r.file.length,
     linesAfter,
     hunks,
-    ...(o.dryRun && changed ? { diff: diffOf(at.given, at.given, r.file.text, content) } : {}),
+    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, new FileLines(content), hunks) } : {}),
     ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks) } : {}),
   });
   const w: FileWork = { report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
@@ -424,7 +424,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     linesBefore: r.file.length,
     linesAfter: result.linesAfter,
     hunks: result.hunks,
-    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? diffOf(from.given, to.given, r.file.text, result.content) : Buffer.alloc(0)]) } : {}),
+    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, r.file, new FileLines(result.content), result.hunks) : Buffer.alloc(0)]) } : {}),
   });
   return {
     report: rep,

@@ -81,6 +81,38 @@ describe('diff -u old new | linewise patch', () => {
     );
   });
 
+  it('--dry-run writes nothing, and its diff (made from where the hunks landed) applied to old gives new', async () => {
+    // distinct lines, and lines of a tiny alphabet that repeat everywhere (where a diff can align in many ways)
+    const tiny = fc.array(fc.constantFrom('a', 'b', ''), { minLength: 0, maxLength: 30 });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(distinct, tiny), fc.array(edit, { minLength: 1, maxLength: 5 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), async (lines, edits, eol, open) => {
+        const after = applyEdits(lines, edits, (k) => (k % 2 === 0 ? `new ${k} \xff` : ['a', 'b', ''][k % 3]!));
+        const before = render(lines, eol, open && lines.length > 0);
+        const want = render(after, eol, open && after.length > 0);
+        const patch = diffU('f.txt', before, want);
+        fc.pre(patch.length > 0);
+        const d = fresh();
+        const f = path.join(d, 'f.txt');
+        fs.writeFileSync(f, before);
+        // lines that repeat everywhere may make a hunk's place ambiguous: refused, nothing to show
+        const dry = await applyPatch(patch, { directory: d, dryRun: true }).catch((e: unknown) => {
+          if (e instanceof PatchFailedError) return undefined;
+          throw e;
+        });
+        expect(esc(fs.readFileSync(f))).toBe(esc(before));
+        if (dry === undefined) return;
+        const shown = dry.files[0]!.diff!;
+        const again = fresh();
+        fs.writeFileSync(path.join(again, 'f.txt'), before);
+        const applied = await applyPatch(shown, { directory: again });
+        expect(esc(fs.readFileSync(path.join(again, 'f.txt')))).toBe(esc(want));
+        // its line numbers are where the lines are: every hunk lands where it says
+        expect(applied.files[0]!.hunks.map((h) => h.offset)).toEqual(applied.files[0]!.hunks.map(() => 0));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('an LF diff applies to the CRLF copy of the file, which stays CRLF', async () => {
     await fc.assert(
       fc.asyncProperty(distinct, fc.array(edit, { minLength: 1, maxLength: 4 }), async (lines, edits) => {
