@@ -3,16 +3,19 @@
 // collector); a line is compared in place, its key string made only for messages and
 // --ignore-whitespace.
 
+import { type LineStarts, lineStarts } from '../line-starts.js';
 import { type Terminator, terminatorLength, terminatorOf } from '../terminators.js';
-import { newlineAt } from './lines.js';
 
 const CR = 0x0d;
 /** Files up to this size are compared as one latin1 string (a larger one byte by byte: not twice its size in memory). */
 const AS_STRING = 16 << 20;
 
 export class FileLines {
-  /** where each line starts in `text`, and one more entry: the text's length */
-  private readonly starts: number[];
+  /**
+   * where each line starts in `text`, and one more entry: the text's length; found in bulk by
+   * the newline kernel (core/line-starts.ts), a Uint32Array below 4 GiB
+   */
+  private readonly starts: LineStarts;
   /** keys made so far (messages, --ignore-whitespace): exact matching compares bytes ({@link equals}) */
   private keys: (string | undefined)[] | undefined;
   private loose: (string | undefined)[] | undefined;
@@ -21,14 +24,7 @@ export class FileLines {
 
   /** `text`: the file's lines, terminators included (a last line may have none) */
   constructor(readonly text: Buffer) {
-    const starts: number[] = [];
-    for (let at = 0; at < text.length; ) {
-      starts.push(at);
-      const nl = newlineAt(text, at);
-      at = nl === -1 ? text.length : nl + 1;
-    }
-    starts.push(text.length);
-    this.starts = starts;
+    this.starts = lineStarts(text);
   }
 
   get length(): number {
