@@ -33,3 +33,52 @@ describe('FileLines.equals', () => {
     expect(f.equals(LINES.length + 2, 'en')).toBe(false);
   });
 });
+
+/** The lines of `text` as the patch sees them: split after each "\n", a last line without one kept. */
+function naiveLines(text: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let s = 0; s < text.length; ) {
+    const nl = text.indexOf(10, s);
+    const e = nl === -1 ? text.length : nl + 1;
+    out.push(text.subarray(s, e));
+    s = e;
+  }
+  return out;
+}
+
+describe('FileLines, its starts found by the kernel or by the fallback', () => {
+  const EDGES = ['', '\n', '\n\n', 'a', 'a\n', 'a\r', '\r', 'a\rb', 'a\r\nb\r\n', 'a\r\nb', 'a\r\r\n', '\xef\xbb\xbfbom\nx\n', 'caf\xe9 \xff\r\nna\xefve'];
+  /** each edge alone, and after enough lines that the default choice takes the kernel (2 KiB and more) */
+  const texts = EDGES.flatMap((e) => [e, `${LINES.join('').repeat(60)}${e}`]).map((t) => Buffer.from(t, 'latin1'));
+
+  for (const [name, how] of [
+    ['the kernel', { kernel: true }],
+    ['the fallback', { kernel: false }],
+    ['the default choice', {}],
+  ] as const) {
+    it(`start, length, terminator, key and equals are those of the naive split, with ${name}`, () => {
+      for (const text of texts) {
+        const f = new FileLines(text, how);
+        const lines = naiveLines(text);
+        expect(f.length).toBe(lines.length);
+        let at = 0;
+        for (let i = 0; i < lines.length; i++) {
+          const line = lines[i]!;
+          expect(f.start(i)).toBe(at);
+          at += line.length;
+          const t = line.toString('latin1');
+          const ending = t.endsWith('\r\n') ? '\r\n' : t.endsWith('\n') ? '\n' : '';
+          expect(f.terminator(i)).toBe(ending);
+          // as compared: without its terminator, and without a last "\r" after that
+          const body = t.slice(0, t.length - ending.length);
+          const key = body.endsWith('\r') ? body.slice(0, -1) : body;
+          expect(f.key(i, false)).toBe(key);
+          expect(f.key(i, true)).toBe(key.replace(/[ \t\f\v]+/g, ' ').trim());
+          expect(f.equals(i, key)).toBe(true);
+          expect(f.equals(i, `${key}x`)).toBe(false);
+        }
+        expect(f.start(lines.length)).toBe(text.length);
+      }
+    });
+  }
+});

@@ -3,7 +3,7 @@
 // collector); a line is compared in place, its key string made only for messages and
 // --ignore-whitespace.
 
-import { type LineStarts, lineStarts } from '../line-starts.js';
+import { type LineStarts, lineStarts, type StartsOptions } from '../line-starts.js';
 import { type Terminator, terminatorLength, terminatorOf } from '../terminators.js';
 
 const CR = 0x0d;
@@ -22,9 +22,15 @@ export class FileLines {
   /** the text as latin1 (one char a byte), made when a line is first compared; files up to AS_STRING */
   private latin1: string | undefined;
 
-  /** `text`: the file's lines, terminators included (a last line may have none) */
-  constructor(readonly text: Buffer) {
-    this.starts = lineStarts(text);
+  /**
+   * `text`: the file's lines, terminators included (a last line may have none); `how`: how the
+   * starts are found (tests choose the kernel or the fallback; callers take the default)
+   */
+  constructor(
+    readonly text: Buffer,
+    how: StartsOptions = {},
+  ) {
+    this.starts = lineStarts(text, how);
   }
 
   get length(): number {
