@@ -2,6 +2,7 @@
 // must say exactly what comparing the keys says, for every terminator and byte, on both of its
 // paths (the file as one latin1 string, and a loop over the bytes for a file over 16 MiB).
 import { describe, expect, it } from 'vitest';
+import { KERNEL_FROM } from '../../src/core/line-starts.js';
 import { FileLines, lineKey } from '../../src/core/patch/file-lines.js';
 
 /** Lines with every ending (none, LF, CRLF, CR CR LF, a lone CR inside) and bytes that are not UTF-8. */
@@ -48,8 +49,10 @@ function naiveLines(text: Buffer): Buffer[] {
 
 describe('FileLines, its starts found by the kernel or by the fallback', () => {
   const EDGES = ['', '\n', '\n\n', 'a', 'a\n', 'a\r', '\r', 'a\rb', 'a\r\nb\r\n', 'a\r\nb', 'a\r\r\n', '\xef\xbb\xbfbom\nx\n', 'caf\xe9 \xff\r\nna\xefve'];
-  /** each edge alone, and after enough lines that the default choice takes the kernel (2 KiB and more) */
+  /** each edge alone, after other lines, and at the end of a text of 1 MiB and more (the default choice takes the kernel) */
   const texts = EDGES.flatMap((e) => [e, `${LINES.join('').repeat(60)}${e}`]).map((t) => Buffer.from(t, 'latin1'));
+  const big = Buffer.from(LINES.join('').repeat(Math.ceil(KERNEL_FROM / 60)), 'latin1');
+  texts.push(...EDGES.slice(0, 5).map((e) => Buffer.concat([big, Buffer.from(e, 'latin1')])));
 
   for (const [name, how] of [
     ['the kernel', { kernel: true }],
@@ -61,22 +64,22 @@ describe('FileLines, its starts found by the kernel or by the fallback', () => {
         const f = new FileLines(text, how);
         const lines = naiveLines(text);
         expect(f.length).toBe(lines.length);
+        // every line checked, the differences collected (an expect per line is slow over 1 MiB of lines)
+        const wrong: unknown[] = [];
         let at = 0;
         for (let i = 0; i < lines.length; i++) {
           const line = lines[i]!;
-          expect(f.start(i)).toBe(at);
-          at += line.length;
           const t = line.toString('latin1');
           const ending = t.endsWith('\r\n') ? '\r\n' : t.endsWith('\n') ? '\n' : '';
-          expect(f.terminator(i)).toBe(ending);
           // as compared: without its terminator, and without a last "\r" after that
           const body = t.slice(0, t.length - ending.length);
           const key = body.endsWith('\r') ? body.slice(0, -1) : body;
-          expect(f.key(i, false)).toBe(key);
-          expect(f.key(i, true)).toBe(key.replace(/[ \t\f\v]+/g, ' ').trim());
-          expect(f.equals(i, key)).toBe(true);
-          expect(f.equals(i, `${key}x`)).toBe(false);
+          const got = [f.start(i), f.terminator(i), f.key(i, false), f.key(i, true), f.equals(i, key), f.equals(i, `${key}x`)];
+          const want = [at, ending, key, key.replace(/[ \t\f\v]+/g, ' ').trim(), true, false];
+          if (got.some((g, k) => g !== want[k])) wrong.push({ i, got, want });
+          at += line.length;
         }
+        expect(wrong.slice(0, 5)).toEqual([]);
         expect(f.start(lines.length)).toBe(text.length);
       }
     });
