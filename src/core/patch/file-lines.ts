@@ -66,6 +66,69 @@ export class FileLines {
     return true;
   }
 
+  /**
+   * The first line in [from, to) that {@link equals} `key`, or -1. Found by the bytes' own search
+   * for "\n" + key (a hit is the end of the line before, so only line starts are hit, at most one
+   * a line), not by a comparison per line: patch runs without TurboFan (src/cli/heap.ts), where
+   * looking for a hunk 150,000 lines from its stated line took 0.6 s line by line in a 256 MiB file.
+   */
+  nextEqual(key: string, from: number, to: number): number {
+    to = Math.min(to, this.length);
+    from = Math.max(from, 0);
+    if (from >= to) return -1;
+    if (from === 0) {
+      if (this.equals(0, key)) return 0;
+      if (++from >= to) return -1;
+    }
+    const needle = this.needle(key);
+    const lo = this.starts[from]! - 1;
+    const area = this.text.subarray(lo, Math.min(this.text.length, this.starts[to - 1]! - 1 + needle.length));
+    for (let b = area.indexOf(needle); b !== -1; b = area.indexOf(needle, b + 1)) {
+      const i = this.lineOf(lo + b + 1);
+      if (this.equals(i, key)) return i;
+    }
+    return -1;
+  }
+
+  /** The last line in [from, to) that {@link equals} `key`, or -1 (searched as {@link nextEqual}, backwards). */
+  prevEqual(key: string, from: number, to: number): number {
+    to = Math.min(to, this.length);
+    from = Math.max(from, 0);
+    if (from >= to) return -1;
+    const first = from === 0 ? 1 : from; // line 0 has no "\n" before it: compared last
+    if (first < to) {
+      const needle = this.needle(key);
+      const lo = this.starts[first]! - 1;
+      const area = this.text.subarray(lo, Math.min(this.text.length, this.starts[to - 1]! - 1 + needle.length));
+      // lastIndexOf takes a negative offset as counted from the end: stop at 0 instead
+      for (let b = area.lastIndexOf(needle); b !== -1; b = b > 0 ? area.lastIndexOf(needle, b - 1) : -1) {
+        const i = this.lineOf(lo + b + 1);
+        if (this.equals(i, key)) return i;
+      }
+    }
+    return from === 0 && this.equals(0, key) ? 0 : -1;
+  }
+
+  /** the needle of {@link nextEqual}, kept for the key searched last (a search calls again with it) */
+  private lastNeedle: { key: string; bytes: Buffer } | undefined;
+
+  private needle(key: string): Buffer {
+    if (this.lastNeedle?.key !== key) this.lastNeedle = { key, bytes: Buffer.from(`\n${key}`, 'latin1') };
+    return this.lastNeedle.bytes;
+  }
+
+  /** the line that starts at byte `at` (or holds it): a binary search of the starts */
+  private lineOf(at: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi + 1) / 2); // not >>> 1: a file may have more than 2^31 lines
+      if (this.starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /** line `i` as compared (see {@link keyOf}); with `whitespace`, as --ignore-whitespace compares it */
   key(i: number, whitespace: boolean): string {
     const s = this.starts[i]!;
