@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FileLines } from '../../src/core/patch/file-lines.js';
-import { mostMatching, NEAR_WINDOW, nearest, nearestByLine } from '../../src/core/patch/locate.js';
+import { anchorLine, anchorLineByLine, mostMatching, NEAR_WINDOW, nearest, nearestByLine } from '../../src/core/patch/locate.js';
 
 /** A few line bodies (the empty one, a prefix of another, one ending "\r") and every ending. */
 const BODIES = ['a', 'ab', '', 'b', 'a\r', 'caf\xe9'];
@@ -85,5 +85,20 @@ describe('the hunk search by bytes', () => {
     expect(nearest(f, ['line 7', 'line 8'], 30_507, 0, false)).toEqual({ at: 30_007, distance: 500, ambiguous: 31_007 });
     expect(nearest(f, ['line 7', 'line 9'], 30_400, 0, false)).toBeUndefined();
     expect(nearest(f, ['line 7', 'line 8'], 30_400, 0, false)).toEqual(nearestByLine(f, ['line 7', 'line 8'], 30_400, 0, false));
+  });
+});
+
+describe("an envelope's @@ line, searched by its longest word", () => {
+  it('property: the first line at or after a place that reads as the @@ line, as comparing every line says', () => {
+    // words, spacing of every kind, and bytes that are not ASCII (0xa0, which trim() takes as space)
+    const words = fc.constantFrom('def', 'f', 'def f', ' def  f ', '\tdef\tf', 'x\xa0y', '\xa0x', 'd\ref', '');
+    const lines = fc.array(fc.tuple(words, fc.constantFrom(...ENDINGS)), { maxLength: 30 });
+    fc.assert(
+      fc.property(lines, words, fc.nat(32), fc.boolean(), (ls, anchor, from, ws) => {
+        const f = new FileLines(Buffer.from(ls.map(([w, e]) => w + e).join(''), 'latin1'));
+        expect(anchorLine(f, anchor, from, ws)).toBe(anchorLineByLine(f, anchor, from, ws));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

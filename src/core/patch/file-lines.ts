@@ -109,6 +109,17 @@ export class FileLines {
     return from === 0 && this.equals(0, key) ? 0 : -1;
   }
 
+  /**
+   * The first line at or after `from` whose bytes hold `bytes` (latin1, no "\n"), or -1: a
+   * search of the bytes, for a prefilter (an envelope's `@@` line is found by a word of it).
+   */
+  nextHolding(bytes: Buffer, from: number): number {
+    from = Math.max(from, 0);
+    if (from >= this.length) return -1;
+    const b = this.text.indexOf(bytes, this.starts[from]!);
+    return b === -1 ? -1 : this.lineOf(b);
+  }
+
   /** the needle of {@link nextEqual}, kept for the key searched last (a search calls again with it) */
   private lastNeedle: { key: string; bytes: Buffer } | undefined;
 
