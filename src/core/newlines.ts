@@ -54,6 +54,19 @@ export function byteCount(buf: Uint8Array): ByteCount | undefined {
   return at === 0 ? bytes : (start, end, byte) => bytes(start + at, end + at, byte);
 }
 
+/**
+ * The kernel's "starts" (newlines.wat): for each "\n" at q in memory[start, end), q + 1 + delta
+ * (as a u32) stored at byte `out` of the memory onwards, at most `cap` of them; returns how many.
+ * Addresses are the memory's, not a view's.
+ */
+export type StartWriter = (start: number, end: number, out: number, cap: number, delta: number) => number;
+const startWriters = new WeakMap<ArrayBuffer, StartWriter>();
+
+/** The "starts" writer of the kernel whose memory `buf` lives in (memory addresses), else undefined. */
+export function startWriter(buf: Uint8Array): StartWriter | undefined {
+  return startWriters.get(buf.buffer as ArrayBuffer);
+}
+
 /** `buf` lives in a kernel's memory: pairSearch(buf) is defined. */
 export function inKernel(buf: Uint8Array): boolean {
   return pairs.has(buf.buffer as ArrayBuffer);
@@ -118,6 +131,7 @@ export function simdNewlineCounter(size: number): NewlineCounter | undefined {
   folds.set(memory.buffer, instance.exports.fold as (start: number, end: number) => void);
   pairs.set(memory.buffer, instance.exports.pair as PairSearch);
   byteCounts.set(memory.buffer, instance.exports.bytes as ByteCount);
+  startWriters.set(memory.buffer, instance.exports.starts as StartWriter);
   return { buffer, count };
 }
 

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError, withPath } from '../core/errors.js';
+import { lineStarts } from '../core/line-starts.js';
 import { splitLines } from '../core/lines.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
 import { FileLines, lineKey } from '../core/patch/file-lines.js';
@@ -468,6 +469,8 @@ function hunkResult(h: Hunk, status: HunkResult['status'], offset: number, white
 
 /** A file's lines hold the content, terminators aside (a creation found done). */
 function sameLines(a: FileLines, content: Buffer): boolean {
+  // the same bytes (a rerun finds what it wrote): no line to compare
+  if (a.text.equals(content)) return true;
   const b = new FileLines(content);
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a.key(i, false) !== b.key(i, false)) return false;
@@ -477,7 +480,11 @@ function sameLines(a: FileLines, content: Buffer): boolean {
 
 /** The receipt of a patched file: each applied hunk's new lines with 2 lines of context, and the shifts. */
 function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[]): FileReceipt {
-  const lines = splitLines(content);
+  // where each line starts, not a view per line of the whole content: only the regions' lines are
+  // made (a receipt of a two-hunk patch of a 256 MiB file made 2,260,000 views: 3.5 s, 860 MB)
+  const starts = lineStarts(content);
+  const count = starts.length - 1;
+  const line = (n: number) => content.subarray(starts[n - 1]!, starts[n]!);
   const applied = hunks.filter((h) => h.status === 'applied');
   const edits: ReceiptEdit[] = applied.map((h) => ({
     start: h.oldLines === 0 ? h.oldStart + 1 : h.oldStart,
@@ -497,9 +504,12 @@ function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[])
   let lastEnd = 0;
   for (const e of edits) {
     const lo = Math.max(1, e.newStart - RECEIPT_CONTEXT, lastEnd + 1);
-    const hi = Math.min(lines.length, Math.max(e.newEnd, e.newStart - 1) + RECEIPT_CONTEXT);
+    const hi = Math.min(count, Math.max(e.newEnd, e.newStart - 1) + RECEIPT_CONTEXT);
     const region: ReturnType<typeof toLine>[] = [];
-    for (let n = lo; n <= hi; n++) region.push(toLine(given, n, lines[n - 1]!, 0, lines[n - 1]!.length));
+    for (let n = lo; n <= hi; n++) {
+      const bytes = line(n);
+      region.push(toLine(given, n, bytes, 0, bytes.length));
+    }
     if (region.length === 0) continue;
     if (regions.length > 0 && lo === lastEnd + 1 && lastEnd > 0) regions[regions.length - 1]!.push(...region);
     else regions.push(region);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEWLINES_WASM } from '../../src/core/newlines-wasm.js';
-import { asciiFolder, byteCount, countByIndexOf, countLF, pairSearch, simdNewlineCounter } from '../../src/core/newlines.js';
+import { asciiFolder, byteCount, countByIndexOf, countLF, pairSearch, simdNewlineCounter, startWriter } from '../../src/core/newlines.js';
 import { compileWat, render } from '../../scripts/build-wasm.mjs';
 
 describe('the SIMD newline counter', () => {
@@ -117,6 +117,30 @@ describe('the SIMD newline counter', () => {
       expect(pair(0, 50, 0, 0x71, 0, 9, 0x7a, 0)).toBe(-1); // neither is "q" or "z" without the mask
       expect(pair(0, at, 0, 0x71, 0x20, 9, 0x7a, 0x20)).toBe(-1); // end is exclusive
     }
+  });
+
+  it('starts: the position after each "\\n" plus delta, as u32, at most cap of them, resumable', () => {
+    const c = simdNewlineCounter(1 << 16)!;
+    const write = startWriter(c.buffer)!;
+    const out = new Uint32Array(c.buffer.buffer, 1 << 15, 64);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 1, max: 64 }), fc.constantFrom(0, 7, 2 ** 31 + 5, 2 ** 32 - 100), (raw, cap, delta) => {
+        const bytes = raw.map((x, i) => (i % 5 === 0 || x % 3 === 0 ? 10 : x));
+        c.buffer.set(bytes, 0);
+        const want: number[] = [];
+        for (let q = 0; q < bytes.length; q++) if (bytes[q] === 10) want.push((q + 1 + delta) % 2 ** 32);
+        const got: number[] = [];
+        for (let p = 0; ; ) {
+          const n = write(p, bytes.length, 1 << 15, cap, delta);
+          expect(n).toBeLessThanOrEqual(cap);
+          got.push(...out.subarray(0, n));
+          if (n < cap) break;
+          // the position after the last one written, back in memory's terms
+          p = (out[n - 1]! - delta + 2 ** 32) % 2 ** 32;
+        }
+        expect(got).toEqual(want);
+      }),
+    );
   });
 
   it('is built from newlines.wat as committed', async () => {

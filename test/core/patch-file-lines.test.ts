@@ -2,6 +2,7 @@
 // must say exactly what comparing the keys says, for every terminator and byte, on both of its
 // paths (the file as one latin1 string, and a loop over the bytes for a file over 16 MiB).
 import { describe, expect, it } from 'vitest';
+import { KERNEL_FROM } from '../../src/core/line-starts.js';
 import { FileLines, lineKey } from '../../src/core/patch/file-lines.js';
 
 /** Lines with every ending (none, LF, CRLF, CR CR LF, a lone CR inside) and bytes that are not UTF-8. */
@@ -32,4 +33,55 @@ describe('FileLines.equals', () => {
     expect(f.equals(LINES.length + 2, 'end')).toBe(true);
     expect(f.equals(LINES.length + 2, 'en')).toBe(false);
   });
+});
+
+/** The lines of `text` as the patch sees them: split after each "\n", a last line without one kept. */
+function naiveLines(text: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let s = 0; s < text.length; ) {
+    const nl = text.indexOf(10, s);
+    const e = nl === -1 ? text.length : nl + 1;
+    out.push(text.subarray(s, e));
+    s = e;
+  }
+  return out;
+}
+
+describe('FileLines, its starts found by the kernel or by the fallback', () => {
+  const EDGES = ['', '\n', '\n\n', 'a', 'a\n', 'a\r', '\r', 'a\rb', 'a\r\nb\r\n', 'a\r\nb', 'a\r\r\n', '\xef\xbb\xbfbom\nx\n', 'caf\xe9 \xff\r\nna\xefve'];
+  /** each edge alone, after other lines, and at the end of a text of 1 MiB and more (the default choice takes the kernel) */
+  const texts = EDGES.flatMap((e) => [e, `${LINES.join('').repeat(60)}${e}`]).map((t) => Buffer.from(t, 'latin1'));
+  const big = Buffer.from(LINES.join('').repeat(Math.ceil(KERNEL_FROM / 60)), 'latin1');
+  texts.push(...EDGES.slice(0, 5).map((e) => Buffer.concat([big, Buffer.from(e, 'latin1')])));
+
+  for (const [name, how] of [
+    ['the kernel', { kernel: true }],
+    ['the fallback', { kernel: false }],
+    ['the default choice', {}],
+  ] as const) {
+    it(`start, length, terminator, key and equals are those of the naive split, with ${name}`, () => {
+      for (const text of texts) {
+        const f = new FileLines(text, how);
+        const lines = naiveLines(text);
+        expect(f.length).toBe(lines.length);
+        // every line checked, the differences collected (an expect per line is slow over 1 MiB of lines)
+        const wrong: unknown[] = [];
+        let at = 0;
+        for (let i = 0; i < lines.length; i++) {
+          const line = lines[i]!;
+          const t = line.toString('latin1');
+          const ending = t.endsWith('\r\n') ? '\r\n' : t.endsWith('\n') ? '\n' : '';
+          // as compared: without its terminator, and without a last "\r" after that
+          const body = t.slice(0, t.length - ending.length);
+          const key = body.endsWith('\r') ? body.slice(0, -1) : body;
+          const got = [f.start(i), f.terminator(i), f.key(i, false), f.key(i, true), f.equals(i, key), f.equals(i, `${key}x`)];
+          const want = [at, ending, key, key.replace(/[ \t\f\v]+/g, ' ').trim(), true, false];
+          if (got.some((g, k) => g !== want[k])) wrong.push({ i, got, want });
+          at += line.length;
+        }
+        expect(wrong.slice(0, 5)).toEqual([]);
+        expect(f.start(lines.length)).toBe(text.length);
+      }
+    });
+  }
 });

@@ -3,7 +3,6 @@
 // `replace --eol auto` gives new text), and the file's last line ends as the patch says.
 
 import type { Terminator } from '../terminators.js';
-import { TERMINATOR_BYTES } from '../terminators.js';
 import { type FileLines, lineKey } from './file-lines.js';
 import type { Hunk } from './types.js';
 import { dominantEnding } from '../eol.js';
@@ -156,16 +155,34 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
   return { content: out.subarray(0, pos), landed, linesAfter: written };
 }
 
-/** A new file's content: each added line with the ending it has in the patch; the last without one when marked so. */
+/**
+ * A new file's content: each added line with the ending it has in the patch; the last without one
+ * when marked so. Written into one buffer, as buildContent writes (a Buffer per line and per
+ * ending, then a concat, took 0.7 s and most of the collector's time for a 64 MiB new file).
+ */
 export function newFileContent(hunks: readonly Hunk[]): Buffer {
-  const pieces: Buffer[] = [];
-  for (const h of hunks) {
-    const added = h.lines.filter((l) => l.op !== '-');
-    added.forEach((l, k) => {
-      pieces.push(Buffer.from(l.text, 'latin1'));
-      const last = h === hunks[hunks.length - 1] && k === added.length - 1;
-      if (!(last && h.newNoNewline)) pieces.push(TERMINATOR_BYTES[l.crlf ? '\r\n' : '\n']);
-    });
+  let size = 0;
+  for (let h = 0; h < hunks.length; h++) {
+    const lines = hunks[h]!.lines;
+    for (let k = 0; k < lines.length; k++) if (lines[k]!.op !== '-') size += lines[k]!.text.length + (lines[k]!.crlf ? 2 : 1);
   }
-  return Buffer.concat(pieces);
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
+  // the file's last line: of the last hunk, its last line on the new side
+  const lastHunk = hunks[hunks.length - 1];
+  let lastLine = -1;
+  if (lastHunk !== undefined) for (let k = 0; k < lastHunk.lines.length; k++) if (lastHunk.lines[k]!.op !== '-') lastLine = k;
+  for (let h = 0; h < hunks.length; h++) {
+    const hunk = hunks[h]!;
+    const lines = hunk.lines;
+    for (let k = 0; k < lines.length; k++) {
+      const l = lines[k]!;
+      if (l.op === '-') continue;
+      pos += out.write(l.text, pos, 'latin1');
+      if (hunk === lastHunk && k === lastLine && hunk.newNoNewline) continue;
+      if (l.crlf) out[pos++] = CR;
+      out[pos++] = LF;
+    }
+  }
+  return out.subarray(0, pos);
 }
