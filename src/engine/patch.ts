@@ -367,7 +367,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     linesBefore: r.file.length,
     linesAfter,
     hunks,
-    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, new FileLines(content), hunks) } : {}),
+    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, new FileLines(content), hunks, fp.hunks) } : {}),
     ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks) } : {}),
   });
   const w: FileWork = { report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
@@ -425,7 +425,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     linesBefore: r.file.length,
     linesAfter: result.linesAfter,
     hunks: result.hunks,
-    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, r.file, new FileLines(result.content), result.hunks) : Buffer.alloc(0)]) } : {}),
+    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, r.file, new FileLines(result.content), result.hunks, fp.hunks) : Buffer.alloc(0)]) } : {}),
   });
   return {
     report: rep,

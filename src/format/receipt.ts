@@ -27,7 +27,7 @@ export const RECEIPT_FOOTER_START = '[Edited ';
  * a patch of 500 files answered 1.6 MB of rows), and what it left out.
  */
 export interface ReceiptBudget {
-  /** bytes of rows still to print (the rows' own bytes, numbers and tabs) */
+  /** bytes still to print (rows, with their numbers, paths and tabs, and the files' footers) */
   left: number;
   /** rows not printed */
   rowsLeftOut: number;
@@ -56,7 +56,7 @@ export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyl
     for (const [k, l] of region.entries()) {
       const path = r.pathRows ? quoteRowPath(r.path) : undefined;
       if (budget !== undefined) {
-        const size = String(l.line).length + 1 + l.bytes.length + (path === undefined ? 0 : path.length + 1);
+        const size = String(l.line).length + 1 + l.bytes.length + (path === undefined ? 0 : Buffer.byteLength(path) + 1);
         if (size > budget.left) {
           budget.rowsLeftOut += region.length - k;
           budget.left = 0;
@@ -69,7 +69,10 @@ export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyl
       rows.row(l.line, l.bytes, 0, l.bytes.length, true);
     }
   });
-  out.text(`\n${noteStyle.note(receiptFooter(r))}\n`);
+  const footer = receiptFooter(r);
+  // a file of thousands of edits lists them all in its footer: that counts too
+  if (budget !== undefined) budget.left -= Buffer.byteLength(footer) + 2;
+  out.text(`\n${noteStyle.note(footer)}\n`);
 }
 
 /**

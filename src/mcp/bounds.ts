@@ -142,10 +142,10 @@ export function receiptBudget(): ReceiptBudget {
  * opens as a receipt's footer does, so replace_rows skips it when the answer is sent back as rows.
  */
 export function endCutReceipts(out: ToolOutput, b: ReceiptBudget, files: number): void {
-  if (b.rowsLeftOut === 0) return;
+  if (b.rowsLeftOut === 0 && b.filesLeftOut === 0) return;
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const none = b.filesLeftOut === 0 ? '' : ` (all those of ${plural(b.filesLeftOut, 'file', 'files')})`;
   out.text.out.text(
-    `\n${RECEIPT_FOOTER_START}${plural(files, 'file', 'files')}; the receipts stop at ${SERVER_BOUNDS.maxBytes} bytes of rows: ${plural(b.rowsLeftOut, 'more row is', 'more rows are')} not shown${none}. Call read_lines to see them.]\n`,
+    `\n${RECEIPT_FOOTER_START}${plural(files, 'file', 'files')}; the receipts stop at ${SERVER_BOUNDS.maxBytes} bytes: ${plural(b.rowsLeftOut, 'more row is', 'more rows are')} not shown${none}. Call read_lines to see them.]\n`,
   );
 }

@@ -259,7 +259,7 @@ describe('writers\' receipts held to the server\'s bound', () => {
     const shown = receiptRows(text);
     expect(rowBytes(shown)).toBeLessThanOrEqual(65536);
     expect(rowBytes(shown)).toBeGreaterThan(60000);
-    const last = /\[Edited 60 files; the receipts stop at 65536 bytes of rows: (\d+) more rows are not shown \(all those of (\d+) files\)\. Call read_lines to see them\.\]\n$/.exec(text);
+    const last = /\[Edited 60 files; the receipts stop at 65536 bytes: (\d+) more rows are not shown \(all those of (\d+) files\)\. Call read_lines to see them\.\]\n$/.exec(text);
     expect(last, text.slice(-300)).not.toBeNull();
     // every region's 11 rows (its hunk's 7 and two more each side) are either shown or counted;
     // files past the bound show no footer
@@ -280,7 +280,7 @@ describe('writers\' receipts held to the server\'s bound', () => {
     const shown = receiptRows(out);
     expect(rowBytes(shown)).toBeLessThanOrEqual(65536);
     expect(out).toContain('[Edited big-edit.txt: insert before 2 -> 2-3001; lines after 1 shifted by +3000.]');
-    const last = /\[Edited 1 file; the receipts stop at 65536 bytes of rows: (\d+) more rows are not shown\. Call read_lines to see them\.\]\n$/.exec(out);
+    const last = /\[Edited 1 file; the receipts stop at 65536 bytes: (\d+) more rows are not shown\. Call read_lines to see them\.\]\n$/.exec(out);
     expect(last, out.slice(-300)).not.toBeNull();
     // the 3,000 new lines and one line each side of them
     expect(shown.length + Number(last![1])).toBe(3002);

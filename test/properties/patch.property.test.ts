@@ -24,13 +24,13 @@ const fresh = () => {
 };
 
 /** `diff -u a/NAME b/NAME` of two contents (diff's own output: its positions, its markers). */
-function diffU(name: string, before: Buffer, after: Buffer): Buffer {
+function diffU(name: string, before: Buffer, after: Buffer, context = 3): Buffer {
   const d = fresh();
   fs.mkdirSync(path.join(d, 'a'));
   fs.mkdirSync(path.join(d, 'b'));
   fs.writeFileSync(path.join(d, 'a', name), before);
   fs.writeFileSync(path.join(d, 'b', name), after);
-  const r = spawnSync('diff', ['-u', `a/${name}`, `b/${name}`], { cwd: d });
+  const r = spawnSync('diff', [`-U${context}`, `a/${name}`, `b/${name}`], { cwd: d });
   if (r.status !== 0 && r.status !== 1) throw new Error(`diff failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -84,13 +84,25 @@ describe('diff -u old new | linewise patch', () => {
   it('--dry-run writes nothing, and its diff (made from where the hunks landed) applied to old gives new', async () => {
     // distinct lines, and lines of a tiny alphabet that repeat everywhere (where a diff can align in many ways)
     const tiny = fc.array(fc.constantFrom('a', 'b', ''), { minLength: 0, maxLength: 30 });
+    // any context (0 to 3, or every line: git diff -W's kind), and a file whose last line has no
+    // terminator patched by a diff made where it had one (lines added after it give it one)
+    const context = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant(2000));
     await fc.assert(
-      fc.asyncProperty(fc.oneof(distinct, tiny), fc.array(edit, { minLength: 1, maxLength: 5 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), async (lines, edits, eol, open) => {
+      fc.asyncProperty(fc.oneof(distinct, tiny), fc.array(edit, { minLength: 1, maxLength: 5 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), context, fc.boolean(), async (lines, edits, eol, open, ctx, cut) => {
         const after = applyEdits(lines, edits, (k) => (k % 2 === 0 ? `new ${k} \xff` : ['a', 'b', ''][k % 3]!));
-        const before = render(lines, eol, open && lines.length > 0);
-        const want = render(after, eol, open && after.length > 0);
-        const patch = diffU('f.txt', before, want);
+        const madeOn = render(lines, eol, open && lines.length > 0);
+        const patch = diffU('f.txt', madeOn, render(after, eol, open && after.length > 0), ctx);
         fc.pre(patch.length > 0);
+        const before = cut && madeOn.at(-1) === 10 ? madeOn.subarray(0, madeOn.length - (eol === '\r\n' ? 2 : 1)) : madeOn;
+        // what a real run writes is the new file, whatever the dry run shows
+        const real = fresh();
+        fs.writeFileSync(path.join(real, 'f.txt'), before);
+        const wrote = await applyPatch(patch, { directory: real }).catch((e: unknown) => {
+          if (e instanceof PatchFailedError) return undefined;
+          throw e;
+        });
+        if (wrote === undefined || !wrote.files[0]!.changed) return;
+        const want = fs.readFileSync(path.join(real, 'f.txt'));
         const d = fresh();
         const f = path.join(d, 'f.txt');
         fs.writeFileSync(f, before);
@@ -108,6 +120,9 @@ describe('diff -u old new | linewise patch', () => {
         expect(esc(fs.readFileSync(path.join(again, 'f.txt')))).toBe(esc(want));
         // its line numbers are where the lines are: every hunk lands where it says
         expect(applied.files[0]!.hunks.map((h) => h.offset)).toEqual(applied.files[0]!.hunks.map(() => 0));
+        // it shows no more changed lines than diff -u of the two files does
+        const changes = (p: Buffer) => p.toString('latin1').split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l)).length;
+        expect(changes(shown)).toBeLessThanOrEqual(changes(diffU('f.txt', before, want)));
       }),
       { numRuns: 150 },
     );
