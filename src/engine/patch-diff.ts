@@ -2,7 +2,7 @@
 // whole text, a changed file's from the places its hunks landed (latin1 strings, one char a byte,
 // so CRLF and bytes that are not UTF-8 come out as they are).
 
-import { structuredPatch } from 'diff';
+import { lineStarts } from '../core/line-starts.js';
 import type { FileLines } from '../core/patch/file-lines.js';
 import type { Hunk, HunkLine } from '../core/patch/types.js';
 import { CONTEXT, regionHunks } from './diff.js';
@@ -16,19 +16,36 @@ interface Landed {
   newLines: number;
 }
 
-/** `--- a/NAME` / `+++ b/NAME` (or /dev/null) and the hunks turning `before` into `after`. */
-export function diffOf(oldName: string | null, newName: string | null, before: Buffer, after: Buffer): Buffer {
-  const patch = structuredPatch('', '', before.toString('latin1'), after.toString('latin1'), '', '', { context: 3 });
-  let text = '';
-  for (const h of patch.hunks) {
-    const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
-    const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
-    text += `@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@\n`;
-    for (const line of h.lines) text += `${line}\n`;
+/**
+ * The diff of a file created (`oldName` null) or deleted (`newName` null): every line of `text`
+ * added or removed, in one hunk, as `diff -u` against /dev/null writes it. Written as bytes from
+ * the text's line starts, not through a diff of the two sides (a dry run creating a 64 MiB file
+ * took 3.9 s and 860 MB that way).
+ */
+export function wholeFileDiff(oldName: string | null, newName: string | null, text: Buffer): Buffer {
+  const head = Buffer.from(`--- ${oldName === null ? '/dev/null' : `a/${oldName}`}\n+++ ${newName === null ? '/dev/null' : `b/${newName}`}\n`, 'utf8');
+  if (text.length === 0) return head;
+  const starts = lineStarts(text);
+  const count = starts.length - 1;
+  const open = text[text.length - 1] !== 0x0a;
+  const hunk = Buffer.from(oldName === null ? `@@ -0,0 +1,${count} @@\n` : `@@ -1,${count} +0,0 @@\n`, 'latin1');
+  const mark = oldName === null ? 0x2b : 0x2d;
+  const out = Buffer.allocUnsafe(head.length + hunk.length + text.length + count + (open ? 1 + NO_NEWLINE.length : 0));
+  let at = head.copy(out, 0);
+  at += hunk.copy(out, at);
+  for (let i = 0; i < count; i++) {
+    out[at++] = mark;
+    at += text.copy(out, at, starts[i]!, starts[i + 1]!);
   }
-  const head = `--- ${oldName === null ? '/dev/null' : `a/${oldName}`}\n+++ ${newName === null ? '/dev/null' : `b/${newName}`}\n`;
-  return Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(text, 'latin1')]);
+  // the last line had no "\n": it gets one here, and diff's mark says it had none
+  if (open) {
+    out[at++] = 0x0a;
+    at += NO_NEWLINE.copy(out, at);
+  }
+  return out;
 }
+
+const NO_NEWLINE = Buffer.from('\\ No newline at end of file\n', 'latin1');
 
 /**
  * The diff of a changed file from its hunks' places alone: each applied hunk's lines before and

@@ -27,7 +27,7 @@ import { syncDir, TempFile, type WriteFn } from '../io/temp-file.js';
 import type { FileReceipt } from './apply.js';
 import { codecFor } from '../io/encodings/decoding.js';
 import { loadEncoding } from './encodings.js';
-import { diffOf, landedDiff } from './patch-diff.js';
+import { landedDiff, wholeFileDiff } from './patch-diff.js';
 import { OnceOnly, type PatchRoot, safePath, type SafePath } from './patch-paths.js';
 import { bytesToWrite, readForPatch, type ReadFile } from './patch-read.js';
 import { toLine } from './results.js';
@@ -317,7 +317,7 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
     return fail(failures, p.given, fp.hunks[0] ?? { header: 'new file', patchLine: fp.patchLine }, 'the patch creates it, but a different file is there already');
   }
   const bytes = o.encoding === undefined ? content : bytesToWrite({ bom: Buffer.alloc(0), codec: codecFor(o.encoding) }, content);
-  const rep = report(fp, p.given, 'applied', true, { linesAfter: lines, hunks, ...(o.dryRun ? { diff: diffOf(null, p.given, Buffer.alloc(0), content) } : {}) });
+  const rep = report(fp, p.given, 'applied', true, { linesAfter: lines, hunks, ...(o.dryRun ? { diff: wholeFileDiff(null, p.given, content) } : {}) });
   return { report: rep, create: { real: p.real, given: p.given, bytes, ...(fp.newMode !== undefined ? { mode: fp.newMode } : {}) } };
 }
 
@@ -339,7 +339,7 @@ function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   const rep = report(fp, p.given, 'applied', true, {
     linesBefore: r.file.length,
     hunks: fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 1, oldLines: r.file.length, newStart: 0, newLines: 0 })),
-    ...(o.dryRun ? { diff: diffOf(p.given, null, r.file.text, Buffer.alloc(0)) } : {}),
+    ...(o.dryRun ? { diff: wholeFileDiff(p.given, null, r.file.text) } : {}),
   });
   return { report: rep, target, remove: { real: target.real, name: p.name, given: p.given, stat: r.stat, target } };
 }
@@ -361,7 +361,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   let mode: number | undefined;
   if (fp.newMode !== undefined && (Number(r.stat.mode) & 0o111) !== (fp.newMode & 0o111)) mode = (Number(r.stat.mode) & 0o7666) | (fp.newMode & 0o111);
   if (fp.maybeDelete && changed && content.length === 0) {
-    return { target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.file.length, hunks, ...(o.dryRun ? { diff: diffOf(at.given, null, r.file.text, content) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
+    return { target: t, report: report({ ...fp, action: 'delete' }, at.given, 'applied', true, { linesBefore: r.file.length, hunks, ...(o.dryRun ? { diff: wholeFileDiff(at.given, null, r.file.text) } : {}) }), remove: { real: t.real, name: at.name, given: at.given, stat: r.stat, target: t } };
   }
   const rep = report(fp, at.given, changed || mode !== undefined ? 'applied' : 'already', changed || mode !== undefined, {
     linesBefore: r.file.length,

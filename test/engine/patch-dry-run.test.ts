@@ -68,4 +68,21 @@ describe('patch --dry-run', () => {
     expect(esc(fs.readFileSync(path.join(again, 'f.txt')))).toBe(esc(fs.readFileSync(path.join(dir, 'f.txt'))));
     expect(esc(fs.readFileSync(path.join(dir, 'f.txt')))).toBe('a\\nb\\nc');
   });
+
+  it('a file created or deleted: every line added or removed in one hunk, byte for byte as diff -u against an empty file writes it', async () => {
+    for (const text of ['a\r\nb', 'a\nb\n', 'x', 'caf\xe9\rlone\n\n', '\n']) {
+      const bytes = Buffer.from(text, 'latin1');
+      // diff -u writes a count of 1 as "+1"; linewise, as the diff package did before, "+1,1"
+      const hunksOf = (d: Buffer) => Buffer.from(d.subarray(d.indexOf('\n@@') + 1).toString('latin1').replace(/^@@ -0,0 \+1 @@/, '@@ -0,0 +1,1 @@').replace(/^@@ -1 \+0,0 @@/, '@@ -1,1 +0,0 @@'), 'latin1');
+      const dir = path.join(tmp.dir, `w${n++}`);
+      fs.mkdirSync(dir);
+      const created = await applyPatch(Buffer.concat([Buffer.from('--- /dev/null\n+++ b/new.txt\n'), hunksOf(diffU(Buffer.alloc(0), bytes, 3))]), { directory: dir, dryRun: true });
+      expect(esc(created.files[0]!.diff!)).toBe(esc(Buffer.concat([Buffer.from('--- /dev/null\n+++ b/new.txt\n'), hunksOf(diffU(Buffer.alloc(0), bytes, 3))])));
+      expect(fs.existsSync(path.join(dir, 'new.txt'))).toBe(false);
+      fs.writeFileSync(path.join(dir, 'old.txt'), bytes);
+      const deleted = await applyPatch(Buffer.concat([Buffer.from('--- a/old.txt\n+++ /dev/null\n'), hunksOf(diffU(bytes, Buffer.alloc(0), 3))]), { directory: dir, dryRun: true });
+      expect(esc(deleted.files[0]!.diff!)).toBe(esc(Buffer.concat([Buffer.from('--- a/old.txt\n+++ /dev/null\n'), hunksOf(diffU(bytes, Buffer.alloc(0), 3))])));
+      expect(esc(fs.readFileSync(path.join(dir, 'old.txt')))).toBe(esc(bytes));
+    }
+  });
 });
