@@ -395,6 +395,12 @@ export function chunkedReader(data: Uint8Array, sizes: readonly number[] = [data
   };
 }
 
+/** How many lines {@link splitLines} would give, counted without making them (the newline kernel counts). */
+export function lineCount(text: Uint8Array): number {
+  const n = text.length;
+  return n === 0 ? 0 : countLF(text, 0, n) + (text[n - 1] === LF ? 0 : 1);
+}
+
 /** Splits bytes held in memory into lines by the same model: each keeps its "\n"; the last may have none. */
 export function splitLines(text: Uint8Array): Buffer[] {
   const buf = Buffer.from(text.buffer, text.byteOffset, text.byteLength);

@@ -7,7 +7,7 @@ import type { EolMode } from '../core/eol.js';
 import { EOL_MODES } from '../core/eol.js';
 import { LinewiseError } from '../core/errors.js';
 import { EditResults } from '../core/edit-results.js';
-import { splitLines } from '../core/lines.js';
+import { lineCount, splitLines } from '../core/lines.js';
 import { fsPath } from '../core/path-names.js';
 import type { PatchResult } from '../core/patcher.js';
 import { checkpoint } from '../io/checkpoint.js';
@@ -77,7 +77,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const confine = o.confine;
   // Run again on its own result (the file holds exactly these bytes): nothing to write, not an error.
   if (exists && holds(real, bytes, confine)) {
-    const lines = splitLines(utf8).length;
+    const lines = lineCount(utf8);
     return { dryRun, files: [{ path: given, changed: false, written: false, created: false, alreadyApplied: true, linesBefore: lines, linesAfter: lines, edits: [] }] };
   }
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
@@ -113,7 +113,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
 async function created(given: string, exists: boolean, old: Buffer | undefined, utf8: Buffer, dryRun: boolean, receipt: boolean): Promise<ReplaceResult> {
   const oldLines = old === undefined ? [] : splitLines(old);
   const linesBefore = exists ? oldLines.length : 0;
-  const linesAfter = splitLines(utf8).length;
+  const linesAfter = lineCount(utf8);
   const edit = { start: 1, end: linesBefore, lines: [], origin: 'create' };
   const edits = new EditResults([edit], true);
   edits.push(linesBefore, linesAfter, utf8, true);

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError, withPath } from '../core/errors.js';
 import { lineStarts } from '../core/line-starts.js';
-import { splitLines } from '../core/lines.js';
+import { lineCount } from '../core/lines.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
 import { FileLines, lineKey } from '../core/patch/file-lines.js';
 import { locateHunks, type Placement } from '../core/patch/locate.js';
@@ -308,7 +308,7 @@ function fail(failures: HunkFailure[], p: string, h: Pick<Hunk, 'header' | 'patc
 
 function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
   const content = newFileContent(fp.hunks);
-  const lines = splitLines(content).length;
+  const lines = lineCount(content);
   const hunks = fp.hunks.map((h) => hunkResult(h, 'applied', 0, false, { oldStart: 0, oldLines: 0, newStart: lines === 0 ? 0 : 1, newLines: lines }));
   if (p.exists) {
     // already there with this very content: applied before

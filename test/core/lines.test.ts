@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkedReader, joinPieces, LineScanner, safeCut } from '../../src/core/lines.js';
+import { chunkedReader, joinPieces, lineCount, LineScanner, safeCut, splitLines } from '../../src/core/lines.js';
 import { terminatorLength } from '../../src/core/terminators.js';
 import { esc, referenceLines } from '../helpers.js';
 
@@ -243,6 +243,19 @@ describe('scanBlocks', () => {
           if (ends && i > 0 && !calls[i - 1]!.ends) expect(piece.indexOf(10)).toBe(last && piece.at(-1) !== 10 ? -1 : piece.length - 1);
         });
         expect(calls.filter((c) => c.ends).length).toBeLessThanOrEqual(referenceLines(input).length + 1);
+      }),
+    );
+  });
+});
+
+describe('lineCount', () => {
+  it('is the number of lines splitLines gives, for short texts and ones the kernel counts (2 KiB on)', () => {
+    for (const t of ['', '\n', 'a', 'a\n', 'a\r\nb', '\n\n\r', 'x'.repeat(5000), `${'ab\n'.repeat(2000)}tail`, '\n'.repeat(4096)]) {
+      expect(lineCount(Buffer.from(t, 'latin1')), JSON.stringify(t.slice(0, 20))).toBe(splitLines(Buffer.from(t, 'latin1')).length);
+    }
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 6000 }), (bytes) => {
+        expect(lineCount(bytes)).toBe(splitLines(bytes).length);
       }),
     );
   });
