@@ -6,7 +6,7 @@ import type { EditResult } from '../core/edit-results.js';
 import type { PatchResult } from '../core/patcher.js';
 
 /** Lines of context around each change, as diff -u shows. */
-export const CONTEXT = 3;
+const CONTEXT = 3;
 
 /**
  * A unified diff (`--- PATH`, `+++ PATH`, `@@` hunks) of one patched file, as bytes.
@@ -19,15 +19,11 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
   const old = (n: number) => result.kept.get(n)?.toString('latin1') ?? '';
   let text = '';
   let delta = 0; // lines added minus removed by the edits before the current region
-  for (let i = 0; i < edits.length; ) {
-    // A region: edits whose context windows touch, and the lines around them.
-    const lo = Math.max(1, edits.at(i)!.edit.start - CONTEXT);
-    let hi = Math.min(count, Math.max(edits.at(i)!.edit.end, edits.at(i)!.edit.start - 1) + CONTEXT);
-    let j = i + 1;
-    while (j < edits.length && edits.at(j)!.edit.start - CONTEXT <= hi + 1) {
-      hi = Math.min(count, Math.max(hi, edits.at(j)!.edit.end + CONTEXT));
-      j++;
-    }
+  const changes = Array.from({ length: edits.length }, (_, m) => {
+    const e = edits.at(m)!.edit;
+    return { first: e.start, last: Math.max(e.end, e.start - 1) };
+  });
+  for (const { from: i, to: j, lo, hi } of contextGroups(count, changes)) {
     // The region as lines marked ' ' (kept), '-' (an edit's old line) and '+' (its new line).
     const marked: string[] = [];
     const added = (r: EditResult) => {
@@ -54,10 +50,28 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
     const newLo = lo + delta;
     for (let m = i; m < j; m++) delta += edits.at(m)!.added - edits.at(m)!.removed;
     text += regionHunks(marked, lo, newLo);
-    i = j;
   }
   if (text === '') return Buffer.alloc(0);
   return Buffer.concat([Buffer.from(`--- ${displayPath}\n+++ ${displayPath}\n`, 'utf8'), Buffer.from(text, 'latin1')]);
+}
+
+/**
+ * Changes grouped as a unified diff groups them: consecutive ones whose CONTEXT windows touch or
+ * overlap, each group as the changes `[from, to)` and the old lines `lo..hi` it shows. A change is
+ * its first and last old line (an insertion's last is its first less one); `count`: the old
+ * file's lines. Shared by replace's dry run and patch's.
+ */
+export function contextGroups(count: number, changes: readonly { first: number; last: number }[]): { from: number; to: number; lo: number; hi: number }[] {
+  const groups: { from: number; to: number; lo: number; hi: number }[] = [];
+  for (let i = 0; i < changes.length; ) {
+    const lo = Math.max(1, changes[i]!.first - CONTEXT);
+    let hi = Math.min(count, changes[i]!.last + CONTEXT);
+    let j = i + 1;
+    while (j < changes.length && changes[j]!.first - CONTEXT <= hi + 1) hi = Math.min(count, Math.max(hi, changes[j++]!.last + CONTEXT));
+    groups.push({ from: i, to: j, lo, hi });
+    i = j;
+  }
+  return groups;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { lineStarts } from '../core/line-starts.js';
 import type { FileLines } from '../core/patch/file-lines.js';
 import type { Hunk, HunkLine } from '../core/patch/types.js';
-import { CONTEXT, regionHunks } from './diff.js';
+import { contextGroups, regionHunks } from './diff.js';
 
 /** Where a hunk landed, as HunkResult gives it (the line before for no lines, as unified diffs do). */
 interface Landed {
@@ -85,12 +85,8 @@ export function landedDiff(oldName: string, newName: string, before: FileLines, 
     end = sp.s + sp.n - 1;
   }
   let text = '';
-  for (let i = 0; i < spans.length; ) {
+  for (const { from: i, to: j, lo, hi } of contextGroups(before.length, spans.map((sp) => ({ first: sp.s, last: sp.s + sp.n - 1 })))) {
     const first = spans[i]!;
-    const lo = Math.max(1, first.s - CONTEXT);
-    let hi = Math.min(before.length, first.s + first.n - 1 + CONTEXT);
-    let j = i + 1;
-    while (j < spans.length && spans[j]!.s - CONTEXT <= hi + 1) hi = Math.min(before.length, Math.max(hi, spans[j]!.s + spans[j++]!.n - 1 + CONTEXT));
     const marked: string[] = [];
     let n = lo;
     for (let k = i; k < j; k++) {
@@ -102,7 +98,6 @@ export function landedDiff(oldName: string, newName: string, before: FileLines, 
     for (; n <= hi; n++) marked.push(` ${line(before, n)}`);
     // the lines before the first hunk are unchanged: their new numbers differ by its own
     text += regionHunks(marked, lo, lo + (first.t - first.s));
-    i = j;
   }
   const head = `--- a/${oldName}\n+++ b/${newName}\n`;
   return Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(text, 'latin1')]);
