@@ -48,15 +48,16 @@ export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyl
     return;
   }
   const rows = new TextRows(out, style, anchor);
+  const path = r.pathRows ? quoteRowPath(r.path) : undefined;
+  const pathBytes = path === undefined ? 0 : Buffer.byteLength(path) + 1;
   r.regions.forEach((region, i) => {
     if (budget !== undefined && budget.left <= 0) {
       budget.rowsLeftOut += region.length;
       return;
     }
     for (const [k, l] of region.entries()) {
-      const path = r.pathRows ? quoteRowPath(r.path) : undefined;
       if (budget !== undefined) {
-        const size = String(l.line).length + 1 + l.bytes.length + (path === undefined ? 0 : Buffer.byteLength(path) + 1);
+        const size = String(l.line).length + 1 + l.bytes.length + pathBytes;
         if (size > budget.left) {
           budget.rowsLeftOut += region.length - k;
           budget.left = 0;
