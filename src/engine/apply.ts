@@ -209,4 +209,3 @@ function fileReceipt(path: string, result: Prepared['result'], allow: RowAllowan
   const made = r.regions.map((g) => regionOf(path, g.first, g.text, allow));
   return { ...receiptRegions(made), edits: r.edits, shifts: r.shifts };
 }
-

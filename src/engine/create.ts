@@ -73,6 +73,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const eol = o.eol === undefined ? 'keep' : v.oneOf(o.eol, 'eol', EOL_MODES);
   const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
   const encoding = v.optionalString(o.encoding, 'encoding');
+  const receiptBytes = v.optionalCount(o.receiptBytes, 'receiptBytes');
   if (encoding !== undefined) await loadEncoding(encoding);
   if (given === '-') throw new LinewiseError('stdin-target', 'standard input cannot be created; name a file', '-');
   const real = path.resolve(v.optionalString(o.cwd, 'cwd') ?? '.', given);
@@ -88,7 +89,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
   const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
   if (target !== undefined && confine !== undefined) pinTarget(target, confine);
-  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun ? new RowAllowance(v.optionalCount(o.receiptBytes, 'receiptBytes')) : undefined;
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun ? new RowAllowance(receiptBytes) : undefined;
   try {
     // the old lines: a dry run's diff shows them, a receipt counts them
     const old = target && (dryRun || receipt) ? fs.readFileSync(fsPath(target.dir ? target.dir.join(path.basename(target.real)) : target.real)) : undefined;

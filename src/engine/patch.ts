@@ -182,7 +182,8 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   if (encoding !== undefined) await loadEncoding(encoding);
   const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
   const check = v.optionalBoolean(o.check, 'check') === true;
-  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun && !check ? new RowAllowance(v.optionalCount(o.receiptBytes, 'receiptBytes')) : undefined;
+  const receiptBytes = v.optionalCount(o.receiptBytes, 'receiptBytes');
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun && !check ? new RowAllowance(receiptBytes) : undefined;
   const ignoreWhitespace = v.optionalBoolean(o.ignoreWhitespace, 'ignoreWhitespace') === true;
   const signal = v.optionalSignal(o.signal);
   const strip = v.optionalCount(o.strip, 'strip');

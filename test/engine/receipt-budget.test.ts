@@ -1,6 +1,7 @@
 // receiptBytes: the engine makes a receipt's rows only while the call's budget lasts (the MCP
 // server shows 64 KiB of them), keeps every region as line numbers past it, and the receipts it
 // makes print, under a printer's budget no larger, exactly the bytes and counts of full receipts.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { printEditOutcome } from '../../src/format/edit-report.js';
@@ -121,6 +122,13 @@ describe('applyPatch with receiptBytes', () => {
     // as every count of the library: the CLI's rules and messages, exit code 2
     await expect(apply(-1)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('receiptBytes') });
     await expect(apply('64' as unknown as number)).rejects.toMatchObject({ exitCode: 2, code: 'bad-option', message: expect.stringContaining('receiptBytes') });
+    // checked whether or not a receipt is asked for: a caller's mistake is said, never ignored
+    const dir = writeTree(path.join(tmp.dir, 'bad'), { 'x.txt': 'x\n' });
+    await expect(applyPatch('--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-x\n+y\n', { directory: dir, receiptBytes: -5 })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(applyEdits('x.txt', [{ start: 1, text: 'y' }], { cwd: dir, receiptBytes: 1.5 })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(createFile('new.txt', 'y\n', { cwd: dir, receiptBytes: -1 })).rejects.toMatchObject({ exitCode: 2 });
+    expect(fs.readFileSync(path.join(dir, 'x.txt'), 'utf8')).toBe('x\n');
+    expect(fs.existsSync(path.join(dir, 'new.txt'))).toBe(false);
   });
 });
 
