@@ -10,6 +10,7 @@ export {
   type FileReceipt,
   type RangeEdit,
   type ReceiptEdit,
+  type ReceiptSpan,
   type Relocation,
   replace,
   type ReplaceOptions,

@@ -2,13 +2,15 @@
 // the numbering moved, so the next edit can be made without reading the file again.
 
 import { isInsert } from './edit-plan.js';
-import { splitLines } from './lines.js';
 import type { PatchResult } from './patcher.js';
 
-/** Lines of the file as it now is, numbered from `first`. */
+/**
+ * Lines of the file as it now is, numbered from `first`: their bytes, split into lines by the
+ * caller only as far as it shows them (the engine's receipt budget).
+ */
 export interface ReceiptRegion {
   first: number;
-  lines: Buffer[];
+  text: Buffer;
 }
 
 /** One edit, in the numbering before (`start..end`; `end = start - 1` for an insert) and after. */
@@ -37,8 +39,8 @@ export const RECEIPT_CONTEXT = 2;
 
 /**
  * The receipt of a patch made with `context >= RECEIPT_CONTEXT` (the patcher kept the old lines
- * around each edit): regions that touch are merged, and their lines are split anew from the
- * bytes written, so a line that gained a terminator (an append) reads as it now is.
+ * around each edit): regions that touch are merged, and their bytes are those written, so split
+ * into lines anew a line that gained a terminator (an append) reads as it now is.
  */
 export function receiptOf(result: PatchResult, context = RECEIPT_CONTEXT): Receipt {
   const edits: ReceiptEdit[] = [];
@@ -79,7 +81,7 @@ function regions(result: PatchResult, context: number): ReceiptRegion[] {
       if (!replaced) parts.push(result.kept.get(n) ?? Buffer.alloc(0));
     }
     for (; k < j; k++) parts.push(list.at(k)!.output); // appended after the last line
-    out.push({ first: lo + delta, lines: splitLines(Buffer.concat(parts)) });
+    out.push({ first: lo + delta, text: Buffer.concat(parts) });
     for (let m = i; m < j; m++) delta += list.at(m)!.added - list.at(m)!.removed;
     i = j;
   }

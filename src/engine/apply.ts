@@ -10,7 +10,8 @@ import { loadEncoding } from './encodings.js';
 import type { FilePlan } from './plans.js';
 import { inputSource, type ReadOptions } from './read.js';
 import { relocatePlans, type Relocation } from './relocate.js';
-import { type Line, toLine } from './results.js';
+import { receiptRegions, RowAllowance, type ReceiptSpan, regionOf } from './receipt-rows.js';
+import type { Line } from './results.js';
 import { StaleEditError } from './stale.js';
 import { type Prepared, runTransaction, type TransactionOptions } from './transaction.js';
 import type { EolMode } from '../core/eol.js';
@@ -18,6 +19,7 @@ import * as v from './validate.js';
 
 export type { Relocation } from './relocate.js';
 export type { ReceiptEdit, Shift } from '../core/receipt-regions.js';
+export type { ReceiptSpan } from './receipt-rows.js';
 
 /** A line as it was read, for the stale-edit guard: a Line from readLines, page or grep will do. */
 export interface ExpectedLine {
@@ -55,6 +57,13 @@ export interface ReplaceOptions extends ReadOptions {
   relocate?: boolean;
   /** after a write, each file's `receipt`: its edited regions as they now are, and the shifts */
   receipt?: boolean;
+  /**
+   * With `receipt`: the most bytes of rows the receipts of this call make, shared by its files in
+   * order, a row counted as its number, a tab and its bytes. Past it no row is made: each
+   * receipt's `spans` still say where every region is (the MCP server shows 64 KiB of rows and
+   * holds no more). Default: no bound, every row.
+   */
+  receiptBytes?: number;
   /** cancels the edit before anything is renamed; the files stay as they were */
   signal?: AbortSignal;
 }
@@ -80,8 +89,14 @@ export interface EditRunOptions extends ReplaceOptions {
 
 /** The lines an edit left, to chain the next edit from without reading the file again. */
 export interface FileReceipt {
-  /** each edited region with up to two lines of context, as the lines now are */
+  /**
+   * Each edited region with up to two lines of context, as the lines now are. Under a budget
+   * (`receiptBytes`) only the rows made before it ran out: `regions[i]` holds the first rows of
+   * `spans[i]` (or all), and the regions after the cut are left out.
+   */
   regions: Line[][];
+  /** every edited region as line numbers, its rows made or not: one per region, in order */
+  spans: ReceiptSpan[];
   /** each edit's lines before and after */
   edits: ReceiptEdit[];
   /** how the numbering below each edit moved */
@@ -128,6 +143,7 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
   if (encoding !== undefined) await loadEncoding(encoding);
   const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
   const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun;
+  const allow = new RowAllowance(v.optionalCount(o.receiptBytes, 'receiptBytes'));
   const source = inputSource(o);
   const topts: TransactionOptions = {
     eol: o.eol === undefined ? 'auto' : v.oneOf(o.eol, 'eol', EOL_MODES),
@@ -166,14 +182,15 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
     files: prepared.map((p, i) => {
       const relocated = moved.get(plans[i]!);
       return {
-        ...fileChange(p, dryRun, diff, receipt, report),
+        ...fileChange(p, dryRun, diff, receipt ? allow : undefined, report),
         ...(relocated && relocated.from[0] !== relocated.to[0] ? { relocated } : {}),
       };
     }),
   };
 }
 
-function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: boolean, report: boolean): FileChange {
+/** One file's change; `receipt`: its receipt is made, with rows while the call's budget lasts. */
+function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: RowAllowance | undefined, report: boolean): FileChange {
   if (applied) return { path: plan.given, changed: false, written: false, linesBefore: result.linesBefore, linesAfter: result.linesBefore, edits: [], alreadyApplied: true };
   return {
     path: plan.given,
@@ -183,15 +200,12 @@ function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: 
     linesAfter: result.linesAfter,
     edits: report ? result.edits.map((r) => ({ start: r.edit.start, end: r.edit.end, removed: r.removed, added: r.added, changed: r.changed })) : [],
     ...(diff && result.changed ? { diff: diff(plan.given, result) } : {}),
-    ...(receipt ? { receipt: fileReceipt(plan.given, result) } : {}),
+    ...(receipt ? { receipt: fileReceipt(plan.given, result, receipt) } : {}),
   };
 }
 
-function fileReceipt(path: string, result: Prepared['result']): FileReceipt {
+function fileReceipt(path: string, result: Prepared['result'], allow: RowAllowance): FileReceipt {
   const r = receiptOf(result);
-  return {
-    regions: r.regions.map((g) => g.lines.map((bytes, i) => toLine(path, g.first + i, bytes, 0, bytes.length))),
-    edits: r.edits,
-    shifts: r.shifts,
-  };
+  const made = r.regions.map((g) => regionOf(path, g.first, g.text, allow));
+  return { ...receiptRegions(made), edits: r.edits, shifts: r.shifts };
 }

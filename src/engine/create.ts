@@ -19,7 +19,7 @@ import { codecFor } from '../io/encodings/decoding.js';
 import { existsError, taken, writeNewFileIn } from '../io/new-file.js';
 import { TempFile, type WriteFn } from '../io/temp-file.js';
 import type { FileReceipt, ReplaceResult } from './apply.js';
-import { toLine } from './results.js';
+import { receiptRegions, regionOf, RowAllowance } from './receipt-rows.js';
 import { loadEncoding } from './encodings.js';
 import * as v from './validate.js';
 
@@ -44,6 +44,11 @@ export interface CreateOptions {
   signal?: AbortSignal;
   /** after the write, the file's `receipt`: its lines (all new) as rows, ready for the next edit */
   receipt?: boolean;
+  /**
+   * With `receipt`: the most bytes of rows it makes, a row counted as its number, a tab and its
+   * bytes; past it no row is made (its `spans` still say how many lines). Default: no bound.
+   */
+  receiptBytes?: number;
   /** for tests: how the file is written */
   writeFn?: WriteFn;
 }
@@ -68,6 +73,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   const eol = o.eol === undefined ? 'keep' : v.oneOf(o.eol, 'eol', EOL_MODES);
   const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
   const encoding = v.optionalString(o.encoding, 'encoding');
+  const receiptBytes = v.optionalCount(o.receiptBytes, 'receiptBytes');
   if (encoding !== undefined) await loadEncoding(encoding);
   if (given === '-') throw new LinewiseError('stdin-target', 'standard input cannot be created; name a file', '-');
   const real = path.resolve(v.optionalString(o.cwd, 'cwd') ?? '.', given);
@@ -83,7 +89,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
   if (exists && v.optionalBoolean(o.force, 'force') !== true) throw existsError(given);
   const target = exists ? resolveTarget(given, v.optionalString(o.cwd, 'cwd') ?? '.') : undefined;
   if (target !== undefined && confine !== undefined) pinTarget(target, confine);
-  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun;
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun ? new RowAllowance(receiptBytes) : undefined;
   try {
     // the old lines: a dry run's diff shows them, a receipt counts them
     const old = target && (dryRun || receipt) ? fs.readFileSync(fsPath(target.dir ? target.dir.join(path.basename(target.real)) : target.real)) : undefined;
@@ -110,7 +116,7 @@ export async function createFile(path_: string, text: string | Uint8Array, optio
 }
 
 /** The result of a create: the old file's lines replaced by the new text's (a dry run's diff with it). */
-async function created(given: string, exists: boolean, old: Buffer | undefined, utf8: Buffer, dryRun: boolean, receipt: boolean): Promise<ReplaceResult> {
+async function created(given: string, exists: boolean, old: Buffer | undefined, utf8: Buffer, dryRun: boolean, receipt: RowAllowance | undefined): Promise<ReplaceResult> {
   const oldLines = old === undefined ? [] : splitLines(old);
   const linesBefore = exists ? oldLines.length : 0;
   const linesAfter = lineCount(utf8);
@@ -132,16 +138,16 @@ async function created(given: string, exists: boolean, old: Buffer | undefined, 
         linesAfter: result.linesAfter,
         edits: [{ start: 1, end: edit.end, removed: result.linesBefore, added: result.linesAfter, changed: true }],
         ...(diff ? { diff } : {}),
-        ...(receipt ? { receipt: createdReceipt(given, utf8, linesBefore, linesAfter) } : {}),
+        ...(receipt ? { receipt: createdReceipt(given, utf8, linesBefore, linesAfter, receipt) } : {}),
       },
     ],
   };
 }
 
 /** The receipt of a file written whole: every line is the edit's, and no line after it moved. */
-function createdReceipt(path_: string, text: Buffer, linesBefore: number, linesAfter: number): FileReceipt {
-  const lines = splitLines(text).map((bytes, i) => toLine(path_, i + 1, bytes, 0, bytes.length));
-  return { regions: lines.length > 0 ? [lines] : [], edits: [{ start: 1, end: linesBefore, newStart: 1, newEnd: linesAfter }], shifts: [] };
+function createdReceipt(path_: string, text: Buffer, linesBefore: number, linesAfter: number, allow: RowAllowance): FileReceipt {
+  const made = text.length > 0 ? [regionOf(path_, 1, text, allow)] : [];
+  return { ...receiptRegions(made), edits: [{ start: 1, end: linesBefore, newStart: 1, newEnd: linesAfter }], shifts: [] };
 }
 
 /** The text with its line endings forced by `lf` or `crlf`; as given under `keep` and `auto`. */

@@ -15,7 +15,7 @@ import { inputSource } from './read.js';
 import * as v from './validate.js';
 
 export type { EolMode } from '../core/eol.js';
-export type { EditRunOptions, ExpectedLine, FileChange, FileReceipt, ReceiptEdit, Relocation, ReplaceOptions, ReplaceResult, Shift } from './apply.js';
+export type { EditRunOptions, ExpectedLine, FileChange, FileReceipt, ReceiptEdit, ReceiptSpan, Relocation, ReplaceOptions, ReplaceResult, Shift } from './apply.js';
 export { TextNotFoundError } from './locate-text.js';
 
 /** One range edit: lines `start..end` become `text`. */

@@ -25,6 +25,7 @@ import { makeDirIn, taken, writeNewFileIn } from '../io/new-file.js';
 import { realPath } from '../io/real-path.js';
 import { syncDir, TempFile, type WriteFn } from '../io/temp-file.js';
 import type { FileReceipt } from './apply.js';
+import { receiptRegions, RowAllowance } from './receipt-rows.js';
 import { codecFor } from '../io/encodings/decoding.js';
 import { loadEncoding } from './encodings.js';
 import { landedDiff, wholeFileDiff } from './patch-diff.js';
@@ -49,6 +50,12 @@ export interface PatchOptions {
   dryRun?: boolean;
   /** after the write, each changed file's `receipt` (`--receipt`) */
   receipt?: boolean;
+  /**
+   * With `receipt`: the most bytes of rows the receipts make, shared by the files in order, a row
+   * counted as its number, a tab and its bytes; past it no row is made and each receipt's `spans`
+   * still say where every region is (the MCP server's answers). Default: no bound, every row.
+   */
+  receiptBytes?: number;
   /** when a hunk's lines are not there exactly, match them with runs of whitespace ignored (reported per hunk) */
   ignoreWhitespace?: boolean;
   /** the files' encoding (`--encoding`); the patch is read as UTF-8 then */
@@ -175,7 +182,8 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   if (encoding !== undefined) await loadEncoding(encoding);
   const dryRun = v.optionalBoolean(o.dryRun, 'dryRun') === true;
   const check = v.optionalBoolean(o.check, 'check') === true;
-  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun && !check;
+  const receiptBytes = v.optionalCount(o.receiptBytes, 'receiptBytes');
+  const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun && !check ? new RowAllowance(receiptBytes) : undefined;
   const ignoreWhitespace = v.optionalBoolean(o.ignoreWhitespace, 'ignoreWhitespace') === true;
   const signal = v.optionalSignal(o.signal);
   const strip = v.optionalCount(o.strip, 'strip');
@@ -246,7 +254,8 @@ interface PlanOptions {
   encoding: string | undefined;
   writing: boolean;
   dryRun: boolean;
-  receipt: boolean;
+  /** each changed file's receipt is made, with rows while the call's budget lasts */
+  receipt: RowAllowance | undefined;
   confine: Confinement | undefined;
   writeFn: WriteFn | undefined;
   /** the commit's locks prepared so far, by directory (undefined: none are) */
@@ -368,7 +377,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     linesAfter,
     hunks,
     ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, new FileLines(content), hunks, fp.hunks) } : {}),
-    ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks) } : {}),
+    ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks, o.receipt) } : {}),
   });
   const w: FileWork = { report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
   // once a hunk failed nothing will be written: no more temporary files are made
@@ -478,13 +487,16 @@ function sameLines(a: FileLines, content: Buffer): boolean {
 }
 
 
-/** The receipt of a patched file: each applied hunk's new lines with 2 lines of context, and the shifts. */
-function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[]): FileReceipt {
+/**
+ * The receipt of a patched file: each applied hunk's new lines with 2 lines of context, and the
+ * shifts; rows made while `allow` lasts, the regions past it only as line numbers.
+ */
+function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[], allow: RowAllowance): FileReceipt {
   // where each line starts, not a view per line of the whole content: only the regions' lines are
-  // made (a receipt of a two-hunk patch of a 256 MiB file made 2,260,000 views: 3.5 s, 860 MB)
-  const starts = lineStarts(content);
-  const count = starts.length - 1;
-  const line = (n: number) => content.subarray(starts[n - 1]!, starts[n]!);
+  // made (a receipt of a two-hunk patch of a 256 MiB file made 2,260,000 views: 3.5 s, 860 MB);
+  // none once the budget is spent (a patch of thousands of files: the count alone)
+  const starts = allow.spent ? undefined : lineStarts(content);
+  const count = starts === undefined ? lineCount(content) : starts.length - 1;
   const applied = hunks.filter((h) => h.status === 'applied');
   const edits: ReceiptEdit[] = applied.map((h) => ({
     start: h.oldLines === 0 ? h.oldStart + 1 : h.oldStart,
@@ -500,22 +512,27 @@ function receiptOf(given: string, content: Buffer, hunks: readonly HunkResult[])
     by += d;
     shifts.push({ after: e.end, by });
   }
-  const regions: ReturnType<typeof toLine>[][] = [];
+  // each hunk's lines and context, merged into the region before when they touch it
+  const spans: { lo: number; hi: number }[] = [];
   let lastEnd = 0;
   for (const e of edits) {
     const lo = Math.max(1, e.newStart - RECEIPT_CONTEXT, lastEnd + 1);
     const hi = Math.min(count, Math.max(e.newEnd, e.newStart - 1) + RECEIPT_CONTEXT);
-    const region: ReturnType<typeof toLine>[] = [];
-    for (let n = lo; n <= hi; n++) {
-      const bytes = line(n);
-      region.push(toLine(given, n, bytes, 0, bytes.length));
-    }
-    if (region.length === 0) continue;
-    if (regions.length > 0 && lo === lastEnd + 1 && lastEnd > 0) regions[regions.length - 1]!.push(...region);
-    else regions.push(region);
+    if (hi < lo) continue;
+    if (spans.length > 0 && lo === lastEnd + 1 && lastEnd > 0) spans[spans.length - 1]!.hi = hi;
+    else spans.push({ lo, hi });
     lastEnd = hi;
   }
-  return { regions, edits, shifts };
+  const made = spans.map(({ lo, hi }) => {
+    const rows: ReturnType<typeof toLine>[] = [];
+    for (let n = lo; n <= hi && starts !== undefined; n++) {
+      const [a, b] = [starts[n - 1]!, starts[n]!];
+      if (!allow.take(n, b - a)) break;
+      rows.push(toLine(given, n, content, a, b));
+    }
+    return { rows, span: { first: lo, lines: hi - lo + 1 } };
+  });
+  return { ...receiptRegions(made), edits, shifts };
 }
 
 /**

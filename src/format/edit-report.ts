@@ -62,8 +62,12 @@ export function printReceipts(out: Output, result: ReplaceResult, withPaths: boo
   }
 }
 
-/** `--json` of an edit: a record per file (with its receipt, relocation, dry run's diff), then a summary. */
-export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean, anchor?: AnchorFn): void {
+/**
+ * `--json` of an edit: a record per file (with its receipt, relocation, dry run's diff), then a
+ * summary. `regionsOnly`: a receipt's regions as `[first, last]` line numbers, not its rows (the
+ * MCP server's records: its text holds the rows, and only those its budget let the engine make).
+ */
+export function printEditRecords(out: Output, result: ReplaceResult, withPaths: boolean, anchor?: AnchorFn, regionsOnly = false): void {
   for (const f of result.files) {
     const record = fileChangeRecord(f);
     if (f.relocated) record.relocated = f.relocated;
@@ -71,14 +75,21 @@ export function printEditRecords(out: Output, result: ReplaceResult, withPaths: 
     // a dry run's diff: text, or base64 `diff_bytes` when it is not UTF-8
     if (f.diff) Object.assign(record, isUtf8(f.diff) ? { diff: f.diff.toString('utf8') } : { diff_bytes: f.diff.toString('base64') });
     if (f.receipt) {
+      const rows = regionsOnly
+        ? {}
+        : {
+            rows: f.receipt.regions.map((g) =>
+              g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length), ...(anchor ? { anchor: anchorField(anchor, l.bytes, 0, l.bytes.length).slice(1) } : {}) })),
+            ),
+          };
       record.receipt = {
-        rows: f.receipt.regions.map((g) =>
-          g.map((l) => ({ line_number: l.line, ...lineFields(l.bytes, 0, l.bytes.length), ...(anchor ? { anchor: anchorField(anchor, l.bytes, 0, l.bytes.length).slice(1) } : {}) })),
-        ),
+        ...rows,
         edits: f.receipt.edits.map((x) => ({ start: x.start, end: x.end, new_start: x.newStart, new_end: x.newEnd })),
         shifts: f.receipt.shifts,
         footer: receiptFooter({ ...f.receipt, path: f.path, ...(f.relocated ? { relocated: f.relocated } : {}) }),
         path_rows: withPaths,
+        // a region with no lines (a file emptied) has no first or last
+        ...(regionsOnly ? { regions: f.receipt.spans.map((s) => (s.lines === 0 ? [null, null] : [s.first, s.first + s.lines - 1])) } : {}),
       };
     }
     writeRecord(out, record);
@@ -103,6 +114,8 @@ export interface EditPrintOptions {
   anchor?: AnchorFn;
   /** a bound on the receipts' rows (the MCP server's answers) */
   budget?: ReceiptBudget;
+  /** records give each receipt's regions as line numbers, not its rows (the MCP server's records) */
+  regionsOnly?: boolean;
 }
 
 /**
@@ -115,7 +128,7 @@ export function printEditOutcome(p: Printing, result: ReplaceResult, o: EditPrin
     if (f.alreadyApplied) p.warn('already applied: the lines already hold the new text; nothing was written', f.path);
   }
   if (o.json) {
-    printEditRecords(p.out, result, o.pathRows, o.anchor);
+    printEditRecords(p.out, result, o.pathRows, o.anchor, o.regionsOnly === true);
     return;
   }
   if (result.dryRun) for (const f of result.files) if (f.diff) p.out.bytes(f.diff);

@@ -12,8 +12,10 @@ export interface ReceiptText {
   path: string;
   /** rows carry the path first (the edit came from rows with paths) */
   pathRows: boolean;
-  /** each region's lines: number and bytes, terminator included */
+  /** each region's lines: number and bytes, terminator included (under a budget, the first rows made) */
   regions: readonly (readonly { line: number; bytes: Buffer }[])[];
+  /** every region's count of lines, when `regions` may hold fewer (the engine's `receiptBytes`) */
+  spans?: readonly { lines: number }[];
   edits: readonly ReceiptEdit[];
   shifts: readonly Shift[];
   relocated?: { from: readonly [number, number]; to: readonly [number, number] };
@@ -42,32 +44,40 @@ export interface ReceiptBudget {
  * footer, which says how its numbering moved); a file reached after it ran out prints nothing.
  */
 export function writeReceipt(out: Output, r: ReceiptText, style: Style, noteStyle: Style, anchor?: AnchorFn, budget?: ReceiptBudget): void {
+  // each region's lines, shown or not: rows the engine did not make are counted from its spans
+  const counts = r.spans?.map((s) => s.lines) ?? r.regions.map((g) => g.length);
   if (budget !== undefined && budget.left <= 0) {
     budget.filesLeftOut++;
-    for (const region of r.regions) budget.rowsLeftOut += region.length;
+    for (const n of counts) budget.rowsLeftOut += n;
     return;
   }
   const rows = new TextRows(out, style, anchor);
   const path = r.pathRows ? quoteRowPath(r.path) : undefined;
   const pathBytes = path === undefined ? 0 : Buffer.byteLength(path) + 1;
-  r.regions.forEach((region, i) => {
+  counts.forEach((count, i) => {
     if (budget !== undefined && budget.left <= 0) {
-      budget.rowsLeftOut += region.length;
+      budget.rowsLeftOut += count;
       return;
     }
+    const region = r.regions[i] ?? [];
     for (const [k, l] of region.entries()) {
       if (budget !== undefined) {
         const size = String(l.line).length + 1 + l.bytes.length + pathBytes;
         if (size > budget.left) {
-          budget.rowsLeftOut += region.length - k;
+          budget.rowsLeftOut += count - k;
           budget.left = 0;
-          break;
+          return;
         }
         budget.left -= size;
       }
       if (k === 0 && i > 0) out.text(`${noteStyle.note('--')}\n`);
       if (path !== undefined) out.text(`${style.path(path)}\t`);
       rows.row(l.line, l.bytes, 0, l.bytes.length, true);
+    }
+    // rows not made (a budget of the engine's smaller than this one): the cut is here
+    if (budget !== undefined && region.length < count) {
+      budget.rowsLeftOut += count - region.length;
+      budget.left = 0;
     }
   });
   const footer = receiptFooter(r);

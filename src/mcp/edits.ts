@@ -78,10 +78,13 @@ export async function editTool(tool: EditTool, out: ToolOutput, a: EditArgs, roo
   for (const p of rowPaths(rows)) roots.check(p, 'a row\'s path');
   for (const p of rowPaths(expectRows ?? [])) roots.check(p, 'a row\'s path in expect');
   await checked();
+  // the answer's rows are bounded, and the engine makes no more rows than fit in it
+  const budget = receiptBudget();
   const options: EditRunOptions = {
     eol: a.eol ?? 'auto',
     dryRun: a.dryRun === true,
     receipt: a.dryRun !== true && tool !== 'create_file',
+    receiptBytes: budget.left,
     relocate: a.relocate === true,
     encoding: a.encoding,
     ...(expectRows !== undefined ? { expectRows } : {}),
@@ -114,8 +117,7 @@ export async function editTool(tool: EditTool, out: ToolOutput, a: EditArgs, roo
   const pathRows = a.path === undefined && rows.length > 0;
   // a created file has no regions to show: one line says what was written
   if (tool === 'create_file') for (const f of result.files.filter((x) => x.written)) out.text.out.text(`${f.created ? 'created' : 'replaced whole'}: ${f.path} (${f.linesAfter} ${f.linesAfter === 1 ? 'line' : 'lines'})\n`);
-  const budget = receiptBudget();
   printEditOutcome(out.text, result, { json: false, receipt: options.receipt === true, pathRows, budget });
   endCutReceipts(out, budget, result.files.filter((f) => f.receipt !== undefined).length);
-  printEditOutcome(out.json, result, { json: true, receipt: options.receipt === true, pathRows });
+  printEditOutcome(out.json, result, { json: true, receipt: options.receipt === true, pathRows, regionsOnly: true });
 }

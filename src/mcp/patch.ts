@@ -19,6 +19,8 @@ export interface PatchToolArgs {
 }
 
 export async function patchTool(out: ToolOutput, a: PatchToolArgs, roots: Roots, signal: AbortSignal | undefined): Promise<void> {
+  // the answer's rows are bounded, and the engine makes no more rows than fit in it
+  const budget = receiptBudget();
   try {
     const result = await applyPatch(a.patchText, {
       directory: roots.cwd,
@@ -29,10 +31,10 @@ export async function patchTool(out: ToolOutput, a: PatchToolArgs, roots: Roots,
       dryRun: a.dryRun === true,
       // the edited regions as they now are, as every writer of the server answers
       receipt: a.dryRun !== true && a.check !== true,
+      receiptBytes: budget.left,
       ignoreWhitespace: a.ignoreWhitespace === true,
       ...(signal ? { signal } : {}),
     });
-    const budget = receiptBudget();
     printPatchOutcome(out.text, result, { json: false, receipt: result.files.some((f) => f.receipt !== undefined), budget });
     endCutReceipts(out, budget, result.files.filter((f) => f.receipt !== undefined).length);
     printPatchOutcome(out.json, result, { json: true, receipt: false });

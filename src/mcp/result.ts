@@ -46,9 +46,11 @@ function slim(r: Record<string, unknown>): Record<string, unknown> | undefined {
     case 'near':
       return rest;
     case 'file': {
-      const { diff: _diff, receipt, ...file } = r as { diff?: unknown; receipt?: { rows: { line_number: number }[][]; [k: string]: unknown } };
+      const { diff: _diff, receipt, ...file } = r as { diff?: unknown; receipt?: { rows?: { line_number: number }[][]; [k: string]: unknown } };
       if (receipt === undefined) return file;
+      // the writers print their receipts' regions as line numbers already (edits.ts)
       const { rows, ...kept } = receipt;
+      if (rows === undefined) return { ...file, receipt };
       return { ...file, receipt: { ...kept, regions: rows.map((g) => [g[0]?.line_number ?? null, g[g.length - 1]?.line_number ?? null]) } };
     }
     default:

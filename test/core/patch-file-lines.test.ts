@@ -85,3 +85,26 @@ describe('FileLines, its starts found by the kernel or by the fallback', () => {
     });
   }
 });
+
+describe('FileLines.key', () => {
+  it('gives each line its own key in any order, lines that share a slot of its cache too (4096 apart)', () => {
+    // 20,000 lines, every one different, with and without spacing to fold
+    const lines = Array.from({ length: 20_000 }, (_, i) => `  line  ${i}\t of ${i % 7}  \n`);
+    const f = new FileLines(Buffer.from(lines.join(''), 'latin1'));
+    const want = (i: number, ws: boolean) => (ws ? `line ${i} of ${i % 7}` : lines[i]!.slice(0, -1));
+    // forwards, backwards, strided by the cache's size, and a window slid as --ignore-whitespace does
+    const order = [
+      ...Array.from({ length: 20_000 }, (_, i) => i),
+      ...Array.from({ length: 20_000 }, (_, i) => 19_999 - i),
+      ...Array.from({ length: 40 }, (_, i) => (i * 4096) % 20_000),
+      ...Array.from({ length: 300 }, (_, d) => Array.from({ length: 50 }, (_, k) => 9_000 + (d % 2 ? d : -d) + k)).flat(),
+    ];
+    const wrong: unknown[] = [];
+    order.forEach((i, n) => {
+      const ws = n % 3 === 0;
+      if (f.key(i, ws) !== want(i, ws)) wrong.push([i, ws, f.key(i, ws)]);
+      if (f.key(i, !ws) !== want(i, !ws)) wrong.push([i, !ws, f.key(i, !ws)]);
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+});

@@ -284,6 +284,32 @@ describe('writers\' receipts held to the server\'s bound', () => {
     expect(last, out.slice(-300)).not.toBeNull();
     // the 3,000 new lines and one line each side of them
     expect(shown.length + Number(last![1])).toBe(3002);
+    // the record gives the whole region, its rows shown or not
+    expect(done.records.find((r) => (r as { type?: string }).type === 'file')).toMatchObject({
+      receipt: { regions: [[1, 3002]], footer: '[Edited big-edit.txt: insert before 2 -> 2-3001; lines after 1 shifted by +3000.]' },
+    });
+  });
+
+  it('replace_rows over three files: the rows stop at 65536 bytes, and each file\'s record still gives its region', async () => {
+    const names = ['a', 'b', 'c'];
+    const line = (f: string, i: number, v: string) => `line ${i} of ${f}, ${v}, long enough to pass the bound quickly`;
+    for (const f of names) writeTree(root, { [`rr/${f}.txt`]: Array.from({ length: 1000 }, (_, i) => `${line(f, i + 1, 'old')}\n`).join('') });
+    const rows = names.flatMap((f) => Array.from({ length: 1000 }, (_, i) => `rr/${f}.txt\t${i + 1}\t${line(f, i + 1, 'new')}\n`)).join('');
+    const done = await s.call('replace_rows', { rows });
+    expect(done.isError, done.texts.join(' ')).toBe(false);
+    for (const f of names) expect(bytes(`rr/${f}.txt`).toString()).toBe(Array.from({ length: 1000 }, (_, i) => `${line(f, i + 1, 'new')}\n`).join(''));
+    const out = done.texts[0]!;
+    // rows with their paths, as the rows sent had them
+    const shown = out.split('\n').filter((l) => /^rr\/[abc]\.txt\t\d+\t/.test(l));
+    expect(shown.length).toBeGreaterThan(500);
+    expect(rowBytes(shown)).toBeLessThanOrEqual(65536);
+    const last = /\[Edited 3 files; the receipts stop at 65536 bytes: (\d+) more rows are not shown \(all those of (\d+) files?\)\. Call read_lines to see them\.\]\n$/.exec(out);
+    expect(last, out.slice(-300)).not.toBeNull();
+    expect(shown.length + Number(last![1])).toBe(3000);
+    // a file's footer lists its 1,000 edits: the files past the bound show none
+    expect(out.split('\n').filter((l) => l.startsWith('[Edited rr/')).length + Number(last![2])).toBe(3);
+    const files = done.records.filter((r) => (r as { type?: string }).type === 'file') as { path: string; receipt: { regions: unknown } }[];
+    expect(files.map((f) => [f.path, f.receipt.regions])).toEqual(names.map((f) => [`rr/${f}.txt`, [[1, 1000]]]));
   });
 });
 

@@ -16,9 +16,8 @@ export class FileLines {
    * the newline kernel (core/line-starts.ts), a Uint32Array below 4 GiB
    */
   private readonly starts: LineStarts;
-  /** keys made so far (messages, --ignore-whitespace): exact matching compares bytes ({@link equals}) */
-  private keys: (string | undefined)[] | undefined;
-  private loose: (string | undefined)[] | undefined;
+  /** keys made lately (messages, --ignore-whitespace): exact matching compares bytes ({@link equals}) */
+  private made: KeyCache | undefined;
   /** the text as latin1 (one char a byte), made when a line is first compared; files up to AS_STRING */
   private latin1: string | undefined;
 
@@ -142,13 +141,35 @@ export class FileLines {
 
   /** line `i` as compared (see {@link keyOf}); with `whitespace`, as --ignore-whitespace compares it */
   key(i: number, whitespace: boolean): string {
-    const s = this.starts[i]!;
-    const e = this.starts[i + 1]!;
-    const k = ((this.keys ??= new Array<string | undefined>(this.length))[i] ??= keyOf(this.text, e - terminatorLength(this.text, s, e), s));
+    const c = (this.made ??= new KeyCache());
+    const slot = i % KEY_SLOTS;
+    if (c.line[slot] !== i) {
+      const s = this.starts[i]!;
+      const e = this.starts[i + 1]!;
+      c.line[slot] = i;
+      c.key[slot] = keyOf(this.text, e - terminatorLength(this.text, s, e), s);
+      c.loose[slot] = undefined;
+    }
+    const k = c.key[slot]!;
     if (!whitespace) return k;
-    this.loose ??= new Array<string | undefined>(this.length);
-    return (this.loose[i] ??= looseKey(k));
+    return (c.loose[slot] ??= looseKey(k));
   }
+}
+
+/**
+ * Lines' keys kept, line `i` in slot `i % KEY_SLOTS` (a later line in its slot replaces it). Not
+ * an array the length of the file: that took 18 MB on first use in a 2.26 M-line file, where one
+ * message wanted the key of a line or two. --ignore-whitespace compares a hunk's lines at each
+ * place near its stated line (locate.ts, nearestByLine), so the keys of a window of lines are made
+ * again and again: any window of fewer than KEY_SLOTS lines stays in the cache.
+ */
+const KEY_SLOTS = 4096;
+
+class KeyCache {
+  /** the line held in each slot (-1: none; a Float64Array: a file may have more than 2^32 lines) */
+  readonly line = new Float64Array(KEY_SLOTS).fill(-1);
+  readonly key = new Array<string | undefined>(KEY_SLOTS);
+  readonly loose = new Array<string | undefined>(KEY_SLOTS);
 }
 
 /**
