@@ -10,6 +10,7 @@ import { Exit, LinewiseError, withPath } from '../core/errors.js';
 import { lineStarts } from '../core/line-starts.js';
 import { lineCount } from '../core/lines.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
+import type { Pieces } from '../core/patch/content.js';
 import { FileLines, lineKey } from '../core/patch/file-lines.js';
 import { locateHunks, type Placement } from '../core/patch/locate.js';
 import { type FilePatch, type Hunk, parsePatch, withLines } from '../core/patch/parse.js';
@@ -30,7 +31,7 @@ import { codecFor } from '../io/encodings/decoding.js';
 import { loadEncoding } from './encodings.js';
 import { landedDiff, wholeFileDiff } from './patch-diff.js';
 import { OnceOnly, type PatchRoot, safePath, type SafePath } from './patch-paths.js';
-import { bytesToWrite, readForPatch, type ReadFile } from './patch-read.js';
+import { bytesToWrite, piecesToWrite, readForPatch, type ReadFile } from './patch-read.js';
 import { toLine } from './results.js';
 import * as v from './validate.js';
 
@@ -376,17 +377,18 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     linesBefore: r.file.length,
     linesAfter,
     hunks,
-    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, new FileLines(content), hunks, fp.hunks) } : {}),
-    ...(o.receipt && changed ? { receipt: receiptOf(at.given, content, hunks, o.receipt) } : {}),
+    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, new FileLines(content.join()), hunks, fp.hunks) } : {}),
+    ...(o.receipt && changed ? { receipt: receiptOf(at.given, content.join(), hunks, o.receipt) } : {}),
   });
   const w: FileWork = { report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
   // once a hunk failed nothing will be written: no more temporary files are made
   if (changed && o.writing && failures.length === 0) {
     // created, written and flushed to disk while the next files are planned (applyPatch waits for it)
-    const bytes = bytesToWrite(r, content);
+    // the pieces as they are: views of the file read and the added lines, never joined
+    const bytes = piecesToWrite(r, content);
     w.sealing = TempFile.createAsync(t, o.writeFn).then((temp) => {
       w.temp = temp;
-      temp.write(bytes);
+      temp.writePieces(bytes.parts);
       return temp.sealAsync();
     });
     w.sealing.catch(() => {}); // awaited later; never an unhandled rejection meanwhile
@@ -434,18 +436,18 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     linesBefore: r.file.length,
     linesAfter: result.linesAfter,
     hunks: result.hunks,
-    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, r.file, new FileLines(result.content), result.hunks, fp.hunks) : Buffer.alloc(0)]) } : {}),
+    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, r.file, new FileLines(result.content.join()), result.hunks, fp.hunks) : Buffer.alloc(0)]) } : {}),
   });
   return {
     report: rep,
     target: t,
-    create: { real: to.real, given: to.given, bytes: bytesToWrite(r, result.content), mode },
+    create: { real: to.real, given: to.given, bytes: bytesToWrite(r, result.content.join()), mode },
     ...(fp.action === 'rename' ? { remove: { real: t.real, name: from.name, given: from.given, stat: r.stat, target: t } } : {}),
   };
 }
 
 /** A file's lines patched: every hunk located, the new content built; undefined when a hunk failed (recorded). */
-function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, failures: HunkFailure[]): { content: Buffer; hunks: HunkResult[]; linesAfter: number; changed: boolean } | undefined {
+function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, failures: HunkFailure[]): { content: Pieces; hunks: HunkResult[]; linesAfter: number; changed: boolean } | undefined {
   const file = r.file;
   const placed: Placement[] = locateHunks(file, fp.hunks, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
   let ok = true;
@@ -468,7 +470,8 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
     if (p.status === 'already') return hunkResult(fp.hunks[k]!, 'already', p.offset, p.whitespace, { oldStart: p.at + 1, oldLines: p.length, newStart: p.at + 1, newLines: p.length });
     return hunkResult(fp.hunks[k]!, 'applied', p.offset, p.whitespace, built.landed[landedAt++]!);
   });
-  const changed = !r.file.text.equals(content);
+  // compared in place: the stretches the patch left alone are the file's own bytes, not compared
+  const changed = !content.equals(r.file.text);
   return { content, hunks, linesAfter: built.linesAfter, changed };
 }
 
