@@ -1,7 +1,8 @@
 // A new file's content (newFileContent, written into one buffer) as the patch's lines and endings
 // say, against the plain reference: each kept or added line, its own ending, none after the last
 // when the hunk says "\ No newline at end of file". A changed file's content (buildContent, in
-// pieces) against the one-buffer build it replaced: the same bytes, its untouched lines views.
+// pieces) against the one-buffer build it replaced: the same bytes, its untouched lines views, its
+// lines (NewLines, for dry runs and receipts) the lines of those bytes.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Applied, buildContent, newFileContent } from '../../src/core/patch/build.js';
@@ -124,6 +125,10 @@ describe('buildContent (pieces)', () => {
         }
         expect(viewed(got.content.parts, file.text)).toBe(kept);
         expect(got.content.equals(file.text)).toBe(want.content.equals(file.text));
+        // its lines as the build placed them are the lines of the bytes
+        const split = new FileLines(want.content);
+        expect(got.lines.length).toBe(split.length);
+        for (let i = 0; i < split.length; i++) expect(esc(got.lines.line(i))).toBe(esc(split.line(i)));
       }),
       { numRuns: 2000 },
     );
@@ -137,6 +142,16 @@ describe('buildContent (pieces)', () => {
     expect(got.content.length).toBe(0);
     expect(got.content.join().length).toBe(0);
     expect(got.linesAfter).toBe(0);
+    expect(got.lines.length).toBe(0);
+    expect(got.lines.line(0).length).toBe(0);
+  });
+
+  it('a line added after a last line without a terminator: that line is given one, in its own lines too', () => {
+    const file = new FileLines(Buffer.from('a\r\nb'));
+    const hunk = { header: '@@', patchLine: 1, lines: [{ op: ' ' as const, text: 'b', crlf: false }, { op: '+' as const, text: 'c', crlf: false }], oldNoNewline: true, newNoNewline: true };
+    const got = buildContent(file, [{ hunk, at: 1, length: 1 }]);
+    expect(esc(got.content.join())).toBe(esc('a\r\nb\r\nc'));
+    expect([0, 1, 2, 3].map((i) => esc(got.lines.line(i)))).toEqual(['a\\r\\n', 'b\\r\\n', 'c', '']);
   });
 
   it('a line changed in the middle: three pieces, the two stretches around it views of the file', () => {

@@ -104,6 +104,15 @@ describe('patch: a changed file written in pieces', () => {
     expect(liveTempFiles()).toBe(0);
   });
 
+  it('a rename with a hunk: the new name gets the mark and the pieces, the old name goes', async () => {
+    const d = writeTree(fresh(), BEFORE);
+    const patch = ['diff --git a/c.txt b/d.txt', 'similarity index 80%', 'rename from c.txt', 'rename to d.txt', '--- a/c.txt', '+++ b/d.txt', '@@ -4,3 +4,3 @@', ' delta', '-epsilon', '+EPSILON', ' zeta', ''].join('\n');
+    await applyPatch(patch, { directory: d });
+    expect(esc(fs.readFileSync(path.join(d, 'd.txt')))).toBe(esc(AFTER['c.txt']!));
+    expect(fs.existsSync(path.join(d, 'c.txt'))).toBe(false);
+    expect(temps(d)).toEqual([]);
+  });
+
   it('without faults: the same bytes as the files diff was made from', async () => {
     const d = writeTree(fresh(), BEFORE);
     await applyPatch(PATCH, { directory: d });

@@ -6,7 +6,7 @@ import type { Terminator } from '../terminators.js';
 import { type FileLines, lineKey } from './file-lines.js';
 import type { Hunk } from './types.js';
 import { dominantEnding } from '../eol.js';
-import { Pieces } from './content.js';
+import { NewLines, Pieces } from './content.js';
 
 /** A hunk to apply at `at` (the index of the first old line it covers). */
 export interface Applied {
@@ -28,6 +28,8 @@ export interface Landed {
 export interface Built {
   /** views of the file's own bytes and of the added lines, in order (see core/patch/content.ts) */
   content: Pieces;
+  /** its lines by index, for a dry run's diff and a receipt (found without splitting it) */
+  lines: NewLines;
   landed: Landed[];
   linesAfter: number;
 }
@@ -73,6 +75,7 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
   const adds = Buffer.allocUnsafe(size);
   let pos = 0; // bytes of `adds` written
   const content = new Pieces();
+  const newLines = new NewLines(file, adds);
   // the piece being grown: [from, to) of `of`, pushed when the next range does not continue it
   let of: Buffer | undefined;
   let from = 0;
@@ -111,18 +114,25 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
       const at = pos;
       terminate(style());
       take(adds, at, pos);
+      newLines.terminated(at, pos);
     }
     take(src, s, e);
+    newLines.old(first, end);
     open = src[e - 1] !== LF;
   };
   /** an added line: its text as compared, then `eol` */
   const putAdded = (key: string, eol: Terminator) => {
     if (key.length === 0 && eol === '') return;
     const at = pos;
-    if (open) terminate(style());
+    if (open) {
+      terminate(style());
+      newLines.terminated(at, pos);
+    }
+    const s = pos;
     pos += adds.write(key, pos, 'latin1');
     terminate(eol);
     take(adds, at, pos);
+    newLines.added(s, pos);
     open = eol === '';
   };
   let next = 0; // the next file line not yet written
@@ -180,7 +190,7 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
   putLines(next, n);
   written += Math.max(0, n - next);
   if (of !== undefined) content.push(of.subarray(from, to));
-  return { content, landed, linesAfter: written };
+  return { content, lines: newLines, landed, linesAfter: written };
 }
 
 /**

@@ -49,3 +49,79 @@ export class Pieces {
     return p;
   }
 }
+
+const EMPTY = Buffer.alloc(0);
+
+/** Lines by index (0-based), each with its terminator: the file read, or the new content. */
+export interface LineSource {
+  readonly length: number;
+  line(i: number): Buffer;
+}
+
+/**
+ * A stretch of the new content's lines, from its line `at` (0-based): `count` of the file's lines
+ * from its line `old`, or (`old` -1) one added line, bytes `[s, e)` of the added lines' buffer.
+ * An old stretch whose last line was the file's last, without a terminator, and is given one:
+ * that terminator at `[s, e)`.
+ */
+interface Run {
+  at: number;
+  count: number;
+  old: number;
+  s: number;
+  e: number;
+}
+
+/**
+ * The new content's lines, found from how it was built (one run per stretch of the file's lines
+ * and per added line), not by splitting the content: a dry run's diff and a receipt look at the
+ * lines around the hunks only, and the untouched lines are the file's, whose starts are known.
+ */
+export class NewLines implements LineSource {
+  private readonly runs: Run[] = [];
+  /** lines so far */
+  length = 0;
+
+  constructor(
+    private readonly file: { readonly text: Buffer; start(i: number): number },
+    private readonly adds: Buffer,
+  ) {}
+
+  /** The file's lines `[first, end)` come next. */
+  old(first: number, end: number): void {
+    this.runs.push({ at: this.length, count: end - first, old: first, s: -1, e: -1 });
+    this.length += end - first;
+  }
+
+  /** An added line comes next: bytes `[s, e)` of the added lines' buffer. */
+  added(s: number, e: number): void {
+    this.runs.push({ at: this.length, count: 1, old: -1, s, e });
+    this.length++;
+  }
+
+  /** The line that came last, which had no terminator, is given the one at `[s, e)` of the added lines' buffer. */
+  terminated(s: number, e: number): void {
+    const r = this.runs[this.runs.length - 1]!;
+    // an added line's terminator follows it in the buffer
+    if (r.old !== -1) r.s = s;
+    r.e = e;
+  }
+
+  /** line `i`; none (an empty buffer) past the last, as a line a hunk counts but wrote no byte of */
+  line(i: number): Buffer {
+    if (i < 0 || i >= this.length) return EMPTY;
+    const runs = this.runs;
+    let lo = 0;
+    let hi = runs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (runs[mid]!.at <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    const r = runs[lo]!;
+    if (r.old === -1) return this.adds.subarray(r.s, r.e);
+    const k = r.old + (i - r.at);
+    const bytes = this.file.text.subarray(this.file.start(k), this.file.start(k + 1));
+    return r.s !== -1 && i === r.at + r.count - 1 ? Buffer.concat([bytes, this.adds.subarray(r.s, r.e)]) : bytes;
+  }
+}
