@@ -1,6 +1,8 @@
 // A patched file's new content as pieces: views of the old file's bytes for what the patch leaves
 // alone and small buffers for what it adds, written in turn, never copied into one buffer.
 
+import { type LineStarts, lineStarts } from '../line-starts.js';
+
 /**
  * The new content as an ordered list of pieces. Pieces are views: the old file's buffer (or the
  * added lines' buffer) must not change while they are in use.
@@ -60,9 +62,10 @@ export interface LineSource {
 
 /**
  * A stretch of the new content's lines, from its line `at` (0-based): `count` of the file's lines
- * from its line `old`, or (`old` -1) one added line, bytes `[s, e)` of the added lines' buffer.
- * An old stretch whose last line was the file's last, without a terminator, and is given one:
- * that terminator at `[s, e)`.
+ * from its line `old`; or (`old` -1) `count` added lines that follow one another, bytes `[s, e)`
+ * of the added lines' buffer (where each starts found when one is first asked for). An old
+ * stretch whose last line was the file's last, without a terminator, and is given one: that
+ * terminator at `[s, e)`.
  */
 interface Run {
   at: number;
@@ -70,12 +73,14 @@ interface Run {
   old: number;
   s: number;
   e: number;
+  starts?: LineStarts;
 }
 
 /**
  * The new content's lines, found from how it was built (one run per stretch of the file's lines
- * and per added line), not by splitting the content: a dry run's diff and a receipt look at the
- * lines around the hunks only, and the untouched lines are the file's, whose starts are known.
+ * and per stretch of added lines), not by splitting the content: a dry run's diff and a receipt
+ * look at the lines around the hunks only, and the untouched lines are the file's, whose starts
+ * are known. No object per added line: a hunk adding a million lines made a million runs (60 MB).
  */
 export class NewLines implements LineSource {
   private readonly runs: Run[] = [];
@@ -95,8 +100,15 @@ export class NewLines implements LineSource {
 
   /** An added line comes next: bytes `[s, e)` of the added lines' buffer. */
   added(s: number, e: number): void {
-    this.runs.push({ at: this.length, count: 1, old: -1, s, e });
     this.length++;
+    const r = this.runs[this.runs.length - 1];
+    // right after the added line before it (which ended with a terminator, or was given one)
+    if (r !== undefined && r.old === -1 && r.e === s) {
+      r.count++;
+      r.e = e;
+      return;
+    }
+    this.runs.push({ at: this.length - 1, count: 1, old: -1, s, e });
   }
 
   /** The line that came last, which had no terminator, is given the one at `[s, e)` of the added lines' buffer. */
@@ -119,7 +131,12 @@ export class NewLines implements LineSource {
       else hi = mid - 1;
     }
     const r = runs[lo]!;
-    if (r.old === -1) return this.adds.subarray(r.s, r.e);
+    if (r.old === -1) {
+      // added lines end with "\n" but the content's last, which may end with none
+      const starts = (r.starts ??= lineStarts(this.adds.subarray(r.s, r.e)));
+      const k = i - r.at;
+      return this.adds.subarray(r.s + starts[k]!, r.s + starts[k + 1]!);
+    }
     const k = r.old + (i - r.at);
     const bytes = this.file.text.subarray(this.file.start(k), this.file.start(k + 1));
     return r.s !== -1 && i === r.at + r.count - 1 ? Buffer.concat([bytes, this.adds.subarray(r.s, r.e)]) : bytes;
