@@ -3,7 +3,7 @@
 // so CRLF and bytes that are not UTF-8 come out as they are).
 
 import { lineStarts } from '../core/line-starts.js';
-import type { FileLines } from '../core/patch/file-lines.js';
+import type { LineSource } from '../core/patch/content.js';
 import type { Hunk, HunkLine } from '../core/patch/types.js';
 import { contextGroups, regionHunks } from './diff.js';
 
@@ -57,8 +57,8 @@ const NO_NEWLINE = Buffer.from('\\ No newline at end of file\n', 'latin1');
  * neighbours in. So this is the whole file's diff without diffing either whole: a dry run of a
  * two-hunk patch of a 256 MiB log took 10.6 s and 2.5 GB that way.
  */
-export function landedDiff(oldName: string, newName: string, before: FileLines, after: FileLines, landed: readonly Landed[], hunks: readonly Hunk[]): Buffer {
-  const line = (f: FileLines, n: number) => f.text.toString('latin1', f.start(n - 1), f.start(n));
+export function landedDiff(oldName: string, newName: string, before: LineSource, after: LineSource, landed: readonly Landed[], hunks: readonly Hunk[]): Buffer {
+  const line = (f: LineSource, n: number) => f.line(n - 1).toString('latin1');
   const same = (a: number, b: number) => line(before, a) === line(after, b);
   // each applied hunk's first old and new line (an insertion's or deletion's is the line after),
   // its line counts, and its kinds

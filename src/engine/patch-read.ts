@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import { LinewiseError } from '../core/errors.js';
 import { chunkedReader } from '../core/lines.js';
+import { Pieces } from '../core/patch/content.js';
 import { FileLines } from '../core/patch/file-lines.js';
 import { fsPath } from '../core/path-names.js';
 import type { Codec } from '../io/encodings/codec.js';
@@ -82,4 +83,18 @@ function readWhole(fd: number, size: number): Buffer {
 export function bytesToWrite(r: Pick<ReadFile, 'bom' | 'codec'>, content: Buffer): Buffer {
   if (r.codec === undefined) return r.bom.length === 0 ? content : Buffer.concat([r.bom, content]);
   return Buffer.concat([r.codec.bomBytes, r.codec.encode(content)]);
+}
+
+/**
+ * {@link bytesToWrite} for content in pieces: the mark one more piece, nothing copied; with a
+ * codec the content is joined to be encoded (an encoding's write copies either way).
+ */
+export function piecesToWrite(r: Pick<ReadFile, 'bom' | 'codec'>, content: Pieces): Pieces {
+  if (r.codec === undefined) {
+    if (r.bom.length === 0) return content;
+    const out = Pieces.of(r.bom);
+    for (const p of content.parts) out.push(p);
+    return out;
+  }
+  return Pieces.of(bytesToWrite(r, content.join()));
 }

@@ -19,12 +19,12 @@ export function existsError(given: string): LinewiseError {
 export const newFileTestHooks: { beforeWrite?: (real: string) => void } = {};
 
 /**
- * Writes `bytes` as the new file `real` (`given` in messages): mode from the umask (0666 masked)
+ * Writes `bytes` (or its pieces in turn) as the new file `real` (`given` in messages): mode from the umask (0666 masked)
  * unless `mode` is given (set before the file has its name), owned by the caller. The parent
  * directory must exist. Throws `exists` (exit 3) when the name is taken, before or during the
  * write; nothing is left behind on any failure.
  */
-export function writeNewFile(real: string, given: string, bytes: Uint8Array, writeFn: WriteFn = fs.writeSync, mode?: number): void {
+export function writeNewFile(real: string, given: string, bytes: Uint8Array | readonly Uint8Array[], writeFn: WriteFn = fs.writeSync, mode?: number): void {
   const dir = path.dirname(real);
   try {
     if (!fs.statSync(fsPath(dir)).isDirectory()) throw new LinewiseError('enotdir', `${quotePath(dir)} is not a directory`, given);
@@ -40,7 +40,8 @@ export function writeNewFile(real: string, given: string, bytes: Uint8Array, wri
     // 0666: the kernel applies the umask, as for any file a program creates.
     fd = fs.openSync(fsPath(temp), O_WRONLY | O_CREAT | O_EXCL | (O_NOFOLLOW ?? 0), 0o666);
     trackTemp(entry);
-    for (let at = 0; at < bytes.length; ) at += writeFn(fd, bytes, at, bytes.length - at);
+    // a patched file's pieces (a rename with hunks) each written from where it is, not joined
+    for (const b of bytes instanceof Uint8Array ? [bytes] : bytes) for (let at = 0; at < b.length; ) at += writeFn(fd, b, at, b.length - at);
     if (mode !== undefined) fs.fchmodSync(fd, mode & 0o7777);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -62,7 +63,7 @@ export function writeNewFile(real: string, given: string, bytes: Uint8Array, wri
  * is refused, never written through. A directory that does not exist is left to writeNewFile,
  * which names it.
  */
-export function writeNewFileIn(real: string, given: string, bytes: Uint8Array, confine: Confinement | undefined, writeFn?: WriteFn, mode?: number): void {
+export function writeNewFileIn(real: string, given: string, bytes: Uint8Array | readonly Uint8Array[], confine: Confinement | undefined, writeFn?: WriteFn, mode?: number): void {
   newFileTestHooks.beforeWrite?.(real);
   if (confine === undefined) return writeNewFile(real, given, bytes, writeFn, mode);
   let dir: PinnedDir;

@@ -163,6 +163,15 @@ export class TempFile {
     this.len += n;
   }
 
+  /**
+   * Appends each of `parts` in turn (a patched file's pieces): one of 1 MiB or more goes straight
+   * to the file from where it is, smaller ones are gathered in the write buffer, so the pieces
+   * are never joined and a write of a few large views is a few system calls.
+   */
+  writePieces(parts: readonly Uint8Array[]): void {
+    for (let i = 0; i < parts.length; i++) this.write(parts[i]!);
+  }
+
   private flush(): void {
     if (this.len === 0) return;
     const n = this.len;

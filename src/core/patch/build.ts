@@ -6,6 +6,7 @@ import type { Terminator } from '../terminators.js';
 import { type FileLines, lineKey } from './file-lines.js';
 import type { Hunk } from './types.js';
 import { dominantEnding } from '../eol.js';
+import { NewLines, Pieces } from './content.js';
 
 /** A hunk to apply at `at` (the index of the first old line it covers). */
 export interface Applied {
@@ -25,7 +26,10 @@ export interface Landed {
 
 /** The new content and where each hunk landed. */
 export interface Built {
-  content: Buffer;
+  /** views of the file's own bytes and of the added lines, in order (see core/patch/content.ts) */
+  content: Pieces;
+  /** its lines by index, for a dry run's diff and a receipt (found without splitting it) */
+  lines: NewLines;
   landed: Landed[];
   linesAfter: number;
 }
@@ -51,22 +55,42 @@ function fileEnding(file: FileLines, fallback: Terminator): Terminator {
 
 /**
  * Builds the file's new content: `file` its lines, `hunks` sorted by place and not overlapping.
- * Hunks found already applied are not passed. Written into one buffer: the file's own lines a
- * stretch at a time, the added lines as they come (no view or buffer per piece).
+ * Hunks found already applied are not passed. The content is pieces, not one buffer: each
+ * stretch of the file's own lines a view of its bytes (the stretches that meet, one view), the
+ * added lines (and a terminator given to a last line that is no longer last) written into one
+ * buffer of their own size. A two-hunk patch of a 256 MiB file had copied all of it into a second
+ * buffer of 270 MB before writing it.
  */
 export function buildContent(file: FileLines, hunks: readonly Applied[]): Built {
   const src = file.text;
-  // at most: the file, each added line with a two-byte terminator, and a terminator given to a
-  // last line that is no longer last
-  let size = src.length + 2;
+  // at most: each added line with a two-byte terminator, and a terminator given to a last line
+  // that is no longer last
+  let size = 2;
   // indexed loops, not for-of: without TurboFan each step of an iterator is an object
   for (let h = 0; h < hunks.length; h++) {
     const lines = hunks[h]!.hunk.lines;
     size += 2;
     for (let k = 0; k < lines.length; k++) if (lines[k]!.op === '+') size += lines[k]!.text.length + 2;
   }
-  const out = Buffer.allocUnsafe(size);
-  let pos = 0;
+  const adds = Buffer.allocUnsafe(size);
+  let pos = 0; // bytes of `adds` written
+  const content = new Pieces();
+  const newLines = new NewLines(file, adds);
+  // the piece being grown: [from, to) of `of`, pushed when the next range does not continue it
+  let of: Buffer | undefined;
+  let from = 0;
+  let to = 0;
+  const take = (b: Buffer, s: number, e: number) => {
+    if (s === e) return;
+    if (of === b && to === s) {
+      to = e;
+      return;
+    }
+    if (of !== undefined) content.push(of.subarray(from, to));
+    of = b;
+    from = s;
+    to = e;
+  };
   const landed: Landed[] = [];
   let dominant: Terminator | undefined;
   // an empty file has no style of its own: the patch's lines give it
@@ -75,27 +99,40 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
   const lastEnding = n === 0 ? '\n' : file.terminator(n - 1);
   let written = 0; // lines written so far
   let open = false; // what was written last ends without a terminator
+  /** a terminator into `adds` (not yet taken) */
   const terminate = (t: Terminator) => {
-    if (t === '\r\n') out[pos++] = CR;
-    if (t !== '') out[pos++] = LF;
+    if (t === '\r\n') adds[pos++] = CR;
+    if (t !== '') adds[pos++] = LF;
   };
   /** the file's lines `[from, to)` */
-  const putLines = (from: number, to: number) => {
-    if (from >= to) return;
-    const s = file.start(from);
-    const e = file.start(to);
+  const putLines = (first: number, end: number) => {
+    if (first >= end) return;
+    const s = file.start(first);
+    const e = file.start(end);
     // a line without a terminator (the file's last) that is no longer last gets one
-    if (open) terminate(style());
-    src.copy(out, pos, s, e);
-    pos += e - s;
+    if (open) {
+      const at = pos;
+      terminate(style());
+      take(adds, at, pos);
+      newLines.terminated(at, pos);
+    }
+    take(src, s, e);
+    newLines.old(first, end);
     open = src[e - 1] !== LF;
   };
   /** an added line: its text as compared, then `eol` */
   const putAdded = (key: string, eol: Terminator) => {
     if (key.length === 0 && eol === '') return;
-    if (open) terminate(style());
-    pos += out.write(key, pos, 'latin1');
+    const at = pos;
+    if (open) {
+      terminate(style());
+      newLines.terminated(at, pos);
+    }
+    const s = pos;
+    pos += adds.write(key, pos, 'latin1');
     terminate(eol);
+    take(adds, at, pos);
+    newLines.added(s, pos);
     open = eol === '';
   };
   let next = 0; // the next file line not yet written
@@ -152,7 +189,8 @@ export function buildContent(file: FileLines, hunks: readonly Applied[]): Built 
   }
   putLines(next, n);
   written += Math.max(0, n - next);
-  return { content: out.subarray(0, pos), landed, linesAfter: written };
+  if (of !== undefined) content.push(of.subarray(from, to));
+  return { content, lines: newLines, landed, linesAfter: written };
 }
 
 /**

@@ -41,6 +41,11 @@ export class FileLines {
     return this.starts[i]!;
   }
 
+  /** line `i` (0-based), its terminator included: a view of `text` */
+  line(i: number): Buffer {
+    return this.text.subarray(this.starts[i]!, this.starts[i + 1]!);
+  }
+
   terminator(i: number): Terminator {
     return terminatorOf(this.text, this.starts[i]!, this.starts[i + 1]!);
   }
