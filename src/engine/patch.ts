@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError, withPath } from '../core/errors.js';
 import { lineCount } from '../core/lines.js';
+import { MARK_BYTES, withoutMark } from '../core/patch/bom.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
 import type { LineSource, NewLines, Pieces } from '../core/patch/content.js';
 import { FileLines, lineKey } from '../core/patch/file-lines.js';
@@ -376,7 +377,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     linesBefore: r.file.length,
     linesAfter,
     hunks,
-    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, lines, hunks, fp.hunks) } : {}),
+    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, result.before, lines, hunks, result.placedHunks) } : {}),
     ...(o.receipt && changed ? { receipt: receiptOf(at.given, lines, hunks, o.receipt) } : {}),
   });
   const w: FileWork = { report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
@@ -384,7 +385,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
   if (changed && o.writing && failures.length === 0) {
     // created, written and flushed to disk while the next files are planned (applyPatch waits for it)
     // the pieces as they are: views of the file read and the added lines, never joined
-    const bytes = piecesToWrite(r, content);
+    const bytes = piecesToWrite(result.write, content);
     w.sealing = TempFile.createAsync(t, o.writeFn).then((temp) => {
       w.temp = temp;
       temp.writePieces(bytes.parts);
@@ -402,7 +403,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
 }
 
 /** The existing file `p` examined, pinned (under a confinement), read and patched; undefined, unpinned, when a hunk failed. */
-function patchExisting(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): { t: EditTarget; r: ReadFile; result: NonNullable<ReturnType<typeof patchLines>> } | undefined {
+function patchExisting(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): { t: EditTarget; r: ReadFile; result: Patched } | undefined {
   const t = examineTarget(p.given, p.real);
   pin(t, o);
   const r = readForPatch(targetPath(t), p.given, o.encoding);
@@ -435,43 +436,74 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     linesBefore: r.file.length,
     linesAfter: result.linesAfter,
     hunks: result.hunks,
-    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, r.file, result.lines, result.hunks, fp.hunks) : Buffer.alloc(0)]) } : {}),
+    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, result.before, result.lines, result.hunks, result.placedHunks) : Buffer.alloc(0)]) } : {}),
   });
   return {
     report: rep,
     target: t,
-    create: { real: to.real, given: to.given, bytes: piecesToWrite(r, result.content).parts, mode },
+    create: { real: to.real, given: to.given, bytes: piecesToWrite(result.write, result.content).parts, mode },
     ...(fp.action === 'rename' ? { remove: { real: t.real, name: from.name, given: from.given, stat: r.stat, target: t } } : {}),
   };
 }
 
 /** A file's lines patched: every hunk located, the new content built; undefined when a hunk failed (recorded). */
-function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, failures: HunkFailure[]): { content: Pieces; lines: NewLines; hunks: HunkResult[]; linesAfter: number; changed: boolean } | undefined {
+function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, failures: HunkFailure[]): Patched | undefined {
   const file = r.file;
-  const placed: Placement[] = locateHunks(file, fp.hunks, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
+  // a file with a byte order mark: a hunk from diff or git diff has it as line 1's first bytes
+  const marked = r.bom.length > 0 ? withoutMark(fp.hunks, file.text.includes(MARK_BYTES)) : undefined;
+  const placing = marked?.hunks ?? fp.hunks;
+  const placed: Placement[] = locateHunks(file, placing, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
   let ok = true;
   placed.forEach((p, k) => {
     if (p.status === 'failed') {
       ok = false;
-      fail(failures, given, fp.hunks[k]!, p.why, p.near);
+      fail(failures, given, placing[k]!, p.why, p.near);
     }
   });
   if (!ok) return undefined;
   const applied: Applied[] = [];
   placed.forEach((p, k) => {
-    if (p.status === 'apply') applied.push({ hunk: fp.hunks[k]!, at: p.at, length: p.length });
+    if (p.status === 'apply') applied.push({ hunk: placing[k]!, at: p.at, length: p.length });
   });
   const built = buildContent(r.file, applied);
   const content = built.content;
   let landedAt = 0;
   const hunks = placed.map((p, k) => {
     if (p.status === 'failed') throw new Error('unreachable');
-    if (p.status === 'already') return hunkResult(fp.hunks[k]!, 'already', p.offset, p.whitespace, { oldStart: p.at + 1, oldLines: p.length, newStart: p.at + 1, newLines: p.length });
-    return hunkResult(fp.hunks[k]!, 'applied', p.offset, p.whitespace, built.landed[landedAt++]!);
+    if (p.status === 'already') return hunkResult(placing[k]!, 'already', p.offset, p.whitespace, { oldStart: p.at + 1, oldLines: p.length, newStart: p.at + 1, newLines: p.length });
+    return hunkResult(placing[k]!, 'applied', p.offset, p.whitespace, built.landed[landedAt++]!);
   });
+  // A hunk applied whose old side starts with the mark and whose new side does not takes the mark
+  // away, as diff saw it. Not from a file decoded by a codec: its mark says its encoding.
+  const dropsMark = marked !== undefined && r.codec === undefined && placed.some((p, k) => p.status === 'apply' && marked.dropsMark[k]);
   // compared in place: the stretches the patch left alone are the file's own bytes, not compared
-  const changed = !content.equals(r.file.text);
-  return { content, lines: built.lines, hunks, linesAfter: built.linesAfter, changed };
+  const changed = dropsMark || !content.equals(r.file.text);
+  return {
+    content,
+    lines: built.lines,
+    hunks,
+    linesAfter: built.linesAfter,
+    changed,
+    placedHunks: placing,
+    write: dropsMark ? { bom: Buffer.alloc(0), codec: r.codec } : r,
+    // the diff of a mark taken away shows line 1 with it, as it was
+    before: dropsMark && o.dryRun ? new FileLines(Buffer.concat([r.bom, r.file.text])) : r.file,
+  };
+}
+
+/** A file's lines patched: the new content, and how it is written and shown. */
+interface Patched {
+  content: Pieces;
+  lines: NewLines;
+  hunks: HunkResult[];
+  linesAfter: number;
+  changed: boolean;
+  /** the hunks as placed (a byte order mark taken off line 1's, see core/patch/bom.ts) */
+  placedHunks: readonly Hunk[];
+  /** the mark (and codec) the content is written with */
+  write: Pick<ReadFile, 'bom' | 'codec'>;
+  /** the old side as --dry-run shows it */
+  before: FileLines;
 }
 
 function hunkResult(h: Hunk, status: HunkResult['status'], offset: number, whitespace: boolean, l: Landed): HunkResult {

@@ -1,0 +1,98 @@
+// patch of a file that starts with a UTF-8 byte order mark, by the diffs diff -u writes: they have
+// the mark as line 1's first bytes, where linewise keeps it apart (core/patch/bom.ts). Each case
+// is held to the bytes of the new file, twice (the rerun writes nothing), and -R gives the old.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { applyPatch } from '../../src/index.js';
+import { esc, tempDir } from '../helpers.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+let n = 0;
+const MARK = '\xef\xbb\xbf';
+const bytes = (s: string) => Buffer.from(s, 'latin1');
+
+/** `diff -U CONTEXT a/f.txt b/f.txt` of two contents. */
+function diffU(before: Buffer, after: Buffer, context: number): Buffer {
+  const dir = path.join(tmp.dir, `u${n++}`);
+  fs.mkdirSync(path.join(dir, 'a'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'b'));
+  fs.writeFileSync(path.join(dir, 'a', 'f.txt'), before);
+  fs.writeFileSync(path.join(dir, 'b', 'f.txt'), after);
+  return spawnSync('diff', [`-U${context}`, 'a/f.txt', 'b/f.txt'], { cwd: dir }).stdout;
+}
+
+/** A directory holding f.txt with `content`. */
+function dirWith(content: Buffer): { dir: string; file: string } {
+  const dir = path.join(tmp.dir, `d${n++}`);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'f.txt'), content);
+  return { dir, file: path.join(dir, 'f.txt') };
+}
+
+const CASES: [string, string, string][] = [
+  ['line 1 kept as context, line 2 changed (CRLF)', `${MARK}alpha\r\nbeta\r\ngamma\r\n`, `${MARK}alpha\r\nBETA\r\ngamma\r\n`],
+  ['line 1 changed, the mark kept', `${MARK}alpha\r\nbeta\r\ngamma\r\n`, `${MARK}ALPHA\r\nbeta\r\ngamma\r\n`],
+  ['the mark taken away', `${MARK}alpha\nbeta\ngamma\n`, 'alpha\nbeta\ngamma\n'],
+  ['a mark given to a file without one', 'alpha\nbeta\ngamma\n', `${MARK}alpha\nbeta\ngamma\n`],
+  ['a line inserted above line 1', `${MARK}alpha\nbeta\ngamma\n`, `${MARK}zero\nalpha\nbeta\ngamma\n`],
+  ['line 1 removed', `${MARK}alpha\nbeta\ngamma\n`, `${MARK}beta\ngamma\n`],
+  ['no final newline', `${MARK}alpha\nbeta`, `${MARK}alpha\nBETA`],
+  ['a file of one line', `${MARK}alpha\n`, `${MARK}omega\n`],
+  ['a file of the mark alone, given a line', MARK, `${MARK}a\n`],
+  ['a file of one line, emptied to its mark', `${MARK}a\n`, MARK],
+];
+
+describe('patch: a file that starts with a byte order mark', () => {
+  for (const [name, before, after] of CASES) {
+    for (const context of [3, 1]) {
+      it(`${name}, diff -U${context}: the new bytes, a rerun writes nothing, -R gives the old`, async () => {
+        const old = bytes(before);
+        const neu = bytes(after);
+        const patch = diffU(old, neu, context);
+        const { dir, file } = dirWith(old);
+        const first = await applyPatch(patch, { directory: dir });
+        expect(esc(fs.readFileSync(file))).toBe(esc(neu));
+        expect(first.files[0]!.hunks.every((h) => h.status === 'applied')).toBe(true);
+        const again = await applyPatch(patch, { directory: dir });
+        expect(again.files[0]!.changed).toBe(false);
+        expect(esc(fs.readFileSync(file))).toBe(esc(neu));
+        await applyPatch(patch, { directory: dir, reverse: true });
+        expect(esc(fs.readFileSync(file))).toBe(esc(old));
+      });
+    }
+  }
+
+  it('a hunk written without the mark (from linewise rows) still applies, and the mark stays', async () => {
+    const { dir, file } = dirWith(bytes(`${MARK}alpha\nbeta\n`));
+    await applyPatch(Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-alpha\n+ALPHA\n beta\n'), { directory: dir });
+    expect(esc(fs.readFileSync(file))).toBe(esc(bytes(`${MARK}ALPHA\nbeta\n`)));
+  });
+
+  it('an apply_patch envelope whose context carries the mark', async () => {
+    const { dir, file } = dirWith(bytes(`${MARK}alpha\r\nbeta\r\n`));
+    const envelope = bytes(`*** Begin Patch\n*** Update File: f.txt\n@@\n-${MARK}alpha\n+${MARK}ALPHA\n beta\n*** End Patch\n`);
+    await applyPatch(envelope, { directory: dir });
+    expect(esc(fs.readFileSync(file))).toBe(esc(bytes(`${MARK}ALPHA\r\nbeta\r\n`)));
+    expect((await applyPatch(envelope, { directory: dir })).files[0]!.changed).toBe(false);
+  });
+
+  it('a line that starts with the mark below line 1 is not taken for it', async () => {
+    const before = bytes(`${MARK}alpha\n${MARK}beta\ngamma\n`);
+    const after = bytes(`${MARK}alpha\n${MARK}beta\nGAMMA\n`);
+    const { dir, file } = dirWith(before);
+    await applyPatch(diffU(before, after, 1), { directory: dir });
+    expect(esc(fs.readFileSync(file))).toBe(esc(after));
+  });
+
+  it('--dry-run of the mark taken away shows line 1 losing it, and writes nothing', async () => {
+    const before = bytes(`${MARK}alpha\nbeta\n`);
+    const { dir, file } = dirWith(before);
+    const r = await applyPatch(diffU(before, bytes('alpha\nbeta\n'), 3), { directory: dir, dryRun: true });
+    const diff = r.files[0]!.diff!.toString('latin1');
+    expect(diff).toContain(`\n-${MARK}alpha\n+alpha\n`);
+    expect(esc(fs.readFileSync(file))).toBe(esc(before));
+  });
+});
