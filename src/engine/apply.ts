@@ -190,7 +190,7 @@ export async function applyPlans(plans: FilePlan[], o: EditRunOptions): Promise<
 }
 
 /** One file's change; `receipt`: its receipt is made, with rows while the call's budget lasts. */
-function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: RowAllowance | undefined, report: boolean): FileChange {
+function fileChange({ plan, result, applied, mark }: Prepared, dryRun: boolean, diff: typeof import('./diff.js').unifiedDiff | undefined, receipt: RowAllowance | undefined, report: boolean): FileChange {
   if (applied) return { path: plan.given, changed: false, written: false, linesBefore: result.linesBefore, linesAfter: result.linesBefore, edits: [], alreadyApplied: true };
   return {
     path: plan.given,
@@ -199,7 +199,7 @@ function fileChange({ plan, result, applied }: Prepared, dryRun: boolean, diff: 
     linesBefore: result.linesBefore,
     linesAfter: result.linesAfter,
     edits: report ? result.edits.map((r) => ({ start: r.edit.start, end: r.edit.end, removed: r.removed, added: r.added, changed: r.changed })) : [],
-    ...(diff && result.changed ? { diff: diff(plan.given, result) } : {}),
+    ...(diff && result.changed ? { diff: diff(plan.given, result, mark) } : {}),
     ...(receipt ? { receipt: fileReceipt(plan.given, result, receipt) } : {}),
   };
 }

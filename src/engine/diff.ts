@@ -11,9 +11,10 @@ const CONTEXT = 3;
 /**
  * A unified diff (`--- PATH`, `+++ PATH`, `@@` hunks) of one patched file, as bytes.
  * Lines are compared as latin1 strings, one char per byte, so any bytes (CRLF, invalid UTF-8)
- * come out exactly as they are in the file.
+ * come out exactly as they are in the file. `mark`: the file's UTF-8 byte order mark (kept by
+ * the edit), shown as line 1's first bytes, as diff -u of the file shows it.
  */
-export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
+export function unifiedDiff(displayPath: string, result: PatchResult, mark?: Buffer): Buffer {
   const count = result.linesBefore;
   const edits = result.edits;
   const old = (n: number) => result.kept.get(n)?.toString('latin1') ?? '';
@@ -49,7 +50,7 @@ export function unifiedDiff(displayPath: string, result: PatchResult): Buffer {
     for (; k < j; k++) added(edits.at(k)!); // appended after the last line
     const newLo = lo + delta;
     for (let m = i; m < j; m++) delta += edits.at(m)!.added - edits.at(m)!.removed;
-    text += regionHunks(marked, lo, newLo);
+    text += regionHunks(marked, lo, newLo, mark && { old: mark, new: mark });
   }
   if (text === '') return Buffer.alloc(0);
   return Buffer.concat([Buffer.from(`--- ${displayPath}\n+++ ${displayPath}\n`, 'utf8'), Buffer.from(text, 'latin1')]);
@@ -81,8 +82,21 @@ export function contextGroups(count: number, changes: readonly { first: number; 
  */
 const MINIMAL_UP_TO = 2000;
 
-/** The hunks of one region (its lines marked by unifiedDiff), the old starting at line `lo`, the new at `newLo`. */
-export function regionHunks(marked: readonly string[], lo: number, newLo: number): string {
+/**
+ * A file's byte order mark on each side of a diff (empty: none): diff -u of the files shows it as
+ * the first bytes of line 1, where linewise keeps it apart from the lines.
+ */
+export interface Marks {
+  old: Buffer;
+  new: Buffer;
+}
+
+/**
+ * The hunks of one region (its lines marked by unifiedDiff), the old starting at line `lo`, the
+ * new at `newLo`; `marks` put on line 1 of each side.
+ */
+export function regionHunks(given: readonly string[], lo: number, newLo: number, marks?: Marks): string {
+  const marked = marks === undefined ? given : withMarks(given, lo, newLo, marks);
   const changed = marked.reduce((n, l) => n + (l[0] === ' ' ? 0 : 1), 0);
   const side = (skip: string) => marked.filter((l) => l[0] !== skip).map((l) => l.slice(1)).join('');
   const patch = changed <= MINIMAL_UP_TO ? structuredPatch('', '', side('+'), side('-'), '', '', { context: CONTEXT }) : undefined;
@@ -103,6 +117,35 @@ export function regionHunks(marked: readonly string[], lo: number, newLo: number
   text += `@@ -${oldLines === 0 ? lo - 1 : lo},${oldLines} +${newLines === 0 ? newLo - 1 : newLo},${newLines} @@\n`;
   for (const l of marked) text += l.endsWith('\n') ? l : `${l}\n\\ No newline at end of file\n`;
   return text;
+}
+
+/**
+ * The region's lines with each side's mark on its line 1 (when the region starts there). A kept
+ * line that is line 1 on both sides and so gets two different marks (one taken away or given), or
+ * that is line 1 on one side only (lines added above it), becomes its old line removed and its new
+ * line added, as the bytes of the two files differ there.
+ */
+function withMarks(marked: readonly string[], lo: number, newLo: number, marks: Marks): string[] {
+  const oldMark = lo === 1 ? marks.old.toString('latin1') : '';
+  const newMark = newLo === 1 ? marks.new.toString('latin1') : '';
+  if (oldMark === '' && newMark === '') return [...marked];
+  const firstOld = marked.findIndex((l) => l[0] !== '+');
+  const firstNew = marked.findIndex((l) => l[0] !== '-');
+  const out: string[] = [];
+  // a side with no lines at line 1 is a file of its mark alone: diff shows the mark as a line
+  // without a terminator
+  if (firstOld === -1 && oldMark !== '') out.push(`-${oldMark}`);
+  if (firstNew === -1 && newMark !== '') out.push(`+${newMark}`);
+  marked.forEach((l, i) => {
+    const body = l.slice(1);
+    const o = i === firstOld ? oldMark + body : body;
+    const n = i === firstNew ? newMark + body : body;
+    if (l[0] === ' ') {
+      if (o === n) out.push(` ${o}`);
+      else out.push(`-${o}`, `+${n}`);
+    } else out.push(l[0] === '-' ? `-${o}` : `+${n}`);
+  });
+  return out;
 }
 
 /** The lines of `s`, each with its "\n" (the last without one if `s` does not end in it). */

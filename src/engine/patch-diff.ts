@@ -5,7 +5,7 @@
 import { lineStarts } from '../core/line-starts.js';
 import type { LineSource } from '../core/patch/content.js';
 import type { Hunk, HunkLine } from '../core/patch/types.js';
-import { contextGroups, regionHunks } from './diff.js';
+import { contextGroups, type Marks, regionHunks } from './diff.js';
 
 /** Where a hunk landed, as HunkResult gives it (the line before for no lines, as unified diffs do). */
 interface Landed {
@@ -57,7 +57,7 @@ const NO_NEWLINE = Buffer.from('\\ No newline at end of file\n', 'latin1');
  * neighbours in. So this is the whole file's diff without diffing either whole: a dry run of a
  * two-hunk patch of a 256 MiB log took 10.6 s and 2.5 GB that way.
  */
-export function landedDiff(oldName: string, newName: string, before: LineSource, after: LineSource, landed: readonly Landed[], hunks: readonly Hunk[]): Buffer {
+export function landedDiff(oldName: string, newName: string, before: LineSource, after: LineSource, landed: readonly Landed[], hunks: readonly Hunk[], marks?: Marks): Buffer {
   const line = (f: LineSource, n: number) => f.line(n - 1).toString('latin1');
   const same = (a: number, b: number) => line(before, a) === line(after, b);
   // each applied hunk's first old and new line (an insertion's or deletion's is the line after),
@@ -97,7 +97,7 @@ export function landedDiff(oldName: string, newName: string, before: LineSource,
     }
     for (; n <= hi; n++) marked.push(` ${line(before, n)}`);
     // the lines before the first hunk are unchanged: their new numbers differ by its own
-    text += regionHunks(marked, lo, lo + (first.t - first.s));
+    text += regionHunks(marked, lo, lo + (first.t - first.s), marks);
   }
   const head = `--- a/${oldName}\n+++ b/${newName}\n`;
   return Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(text, 'latin1')]);

@@ -29,6 +29,7 @@ import type { FileReceipt } from './apply.js';
 import { receiptRegions, RowAllowance } from './receipt-rows.js';
 import { codecFor } from '../io/encodings/decoding.js';
 import { loadEncoding } from './encodings.js';
+import type { Marks } from './diff.js';
 import { landedDiff, wholeFileDiff } from './patch-diff.js';
 import { OnceOnly, type PatchRoot, safePath, type SafePath } from './patch-paths.js';
 import { bytesToWrite, piecesToWrite, readForPatch, type ReadFile } from './patch-read.js';
@@ -377,7 +378,7 @@ function planModify(fp: FilePatch, p: SafePath, alt: SafePath | undefined, o: Pl
     linesBefore: r.file.length,
     linesAfter,
     hunks,
-    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, result.before, lines, hunks, result.placedHunks) } : {}),
+    ...(o.dryRun && changed ? { diff: landedDiff(at.given, at.given, r.file, lines, hunks, result.placedHunks, result.marks) } : {}),
     ...(o.receipt && changed ? { receipt: receiptOf(at.given, lines, hunks, o.receipt) } : {}),
   });
   const w: FileWork = { report: rep, target: t, ...(mode !== undefined ? { chmod: { real: t.real, given: at.given, mode } } : {}) };
@@ -436,7 +437,7 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     linesBefore: r.file.length,
     linesAfter: result.linesAfter,
     hunks: result.hunks,
-    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, result.before, result.lines, result.hunks, result.placedHunks) : Buffer.alloc(0)]) } : {}),
+    ...(o.dryRun ? { diff: Buffer.concat([Buffer.from(`${fp.action} ${quotePath(from.given)} -> ${quotePath(to.given)}\n`), result.changed ? landedDiff(from.given, to.given, r.file, result.lines, result.hunks, result.placedHunks, result.marks) : Buffer.alloc(0)]) } : {}),
   });
   return {
     report: rep,
@@ -486,8 +487,8 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
     changed,
     placedHunks: placing,
     write: dropsMark ? { bom: Buffer.alloc(0), codec: r.codec } : r,
-    // the diff of a mark taken away shows line 1 with it, as it was
-    before: dropsMark && o.dryRun ? new FileLines(Buffer.concat([r.bom, r.file.text])) : r.file,
+    // --dry-run shows the mark as diff -u does, line 1's first bytes (not a codec's: its diff is of the decoded text)
+    ...(r.codec === undefined && r.bom.length > 0 ? { marks: { old: r.bom, new: dropsMark ? Buffer.alloc(0) : r.bom } } : {}),
   };
 }
 
@@ -502,8 +503,8 @@ interface Patched {
   placedHunks: readonly Hunk[];
   /** the mark (and codec) the content is written with */
   write: Pick<ReadFile, 'bom' | 'codec'>;
-  /** the old side as --dry-run shows it */
-  before: FileLines;
+  /** the file's UTF-8 byte order mark before and after, for --dry-run */
+  marks?: Marks;
 }
 
 function hunkResult(h: Hunk, status: HunkResult['status'], offset: number, whitespace: boolean, l: Landed): HunkResult {

@@ -48,6 +48,8 @@ export interface Prepared {
   temp: TempFile | undefined;
   /** the guard failed because the file already holds the edit: nothing to write */
   applied?: boolean;
+  /** the file's UTF-8 byte order mark (kept apart from its lines), for --dry-run's diff */
+  mark?: Buffer;
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -187,7 +189,7 @@ async function prepare(plan: FilePlan, o: TransactionOptions): Promise<Prepared>
       temp?.discard();
       temp = undefined;
     }
-    return { plan, result, temp };
+    return { plan, result, temp, ...(codec === undefined && t.bom === 'utf-8' ? { mark: UTF8_BOM } : {}) };
   } catch (e) {
     temp?.discard();
     throw e instanceof Interrupted ? e : withPath(e, plan.given);

@@ -12,7 +12,7 @@ afterAll(() => tmp.cleanup());
 
 /** The dry run's diff applied to the file as it was, beside what the edits really write. */
 async function both(name: string, content: string, edits: { start: number; end?: number; text: string }[]): Promise<[string, string, string]> {
-  const f = tmp.file(name, content);
+  const f = tmp.file(name, Buffer.from(content, 'latin1'));
   const dry = await applyEdits(f, edits, { dryRun: true });
   const diff = dry.files[0]!.diff!.toString('latin1');
   const patched = applyPatch(content, diff);
@@ -39,5 +39,26 @@ describe('dry-run diff', () => {
     expect(patched).toBe(written);
     expect(diff.split('\n').filter((l) => l.startsWith('@@'))).toEqual(['@@ -1,6001 +1,6001 @@']);
     expect(diff.endsWith('-line 6001\n\\ No newline at end of file\n+X6001\n\\ No newline at end of file\n')).toBe(true);
+  });
+
+  it('a file with a byte order mark: line 1 shows it, as diff -u does, so the diff applies to the file as it is', async () => {
+    const MARK = '\xef\xbb\xbf';
+    const [patched, written, diff] = await both('bom.txt', MARK + lines(10, '\r\n'), [{ start: 1, text: 'ONE' }]);
+    expect(patched).toBe(written);
+    expect(diff).toContain(`-${MARK}line 1\r\n+${MARK}ONE\r\n`);
+    // line 1 as context keeps its mark; a change far from it shows none
+    const [p2, w2, d2] = await both('bom2.txt', MARK + lines(10, '\n'), [{ start: 3, text: 'THREE' }, { start: 9, text: 'NINE' }]);
+    expect(p2).toBe(w2);
+    expect(d2).toContain(` ${MARK}line 1\n`);
+    expect(d2).toContain(' line 6\n');
+    expect(d2.split(MARK).length).toBe(2);
+  });
+
+  it('thousands of edits from line 1 of a file with a byte order mark: the hunk as made shows the mark, and applies', async () => {
+    const MARK = '\xef\xbb\xbf';
+    const edits = Array.from({ length: 2500 }, (_, k) => ({ start: 2 * k + 1, text: `X${2 * k + 1}` }));
+    const [patched, written, diff] = await both('bom-many.txt', MARK + lines(5000, '\n'), edits);
+    expect(patched).toBe(written);
+    expect(diff).toContain(`@@ -1,5000 +1,5000 @@\n-${MARK}line 1\n+${MARK}X1\n`);
   });
 });

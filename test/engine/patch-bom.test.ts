@@ -65,6 +65,23 @@ describe('patch: a file that starts with a byte order mark', () => {
     }
   }
 
+  for (const [name, before, after] of CASES) {
+    it(`${name}: --dry-run shows the mark as diff -u does (the same hunks), and writes nothing`, async () => {
+      const old = bytes(before);
+      const neu = bytes(after);
+      const { dir, file } = dirWith(old);
+      const r = await applyPatch(diffU(old, neu, 3), { directory: dir, dryRun: true });
+      // the hunks, their counts written out (diff -u writes "-1" for "-1,1")
+      const hunks = (d: Buffer) =>
+        d
+          .subarray(d.indexOf('\n@@') + 1)
+          .toString('latin1')
+          .replace(/^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@$/gm, (_, a, b, c, e) => `@@ -${a}${b ?? ',1'} +${c}${e ?? ',1'} @@`);
+      expect(esc(bytes(hunks(r.files[0]!.diff!)))).toBe(esc(bytes(hunks(diffU(old, neu, 3)))));
+      expect(esc(fs.readFileSync(file))).toBe(esc(old));
+    });
+  }
+
   it('a hunk written without the mark (from linewise rows) still applies, and the mark stays', async () => {
     const { dir, file } = dirWith(bytes(`${MARK}alpha\nbeta\n`));
     await applyPatch(Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-alpha\n+ALPHA\n beta\n'), { directory: dir });
