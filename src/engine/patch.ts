@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError, withPath } from '../core/errors.js';
 import { lineCount } from '../core/lines.js';
-import { MARK_BYTES, withoutMark } from '../core/patch/bom.js';
+import { MARK_BYTES, markMovedDown, withoutMark } from '../core/patch/bom.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
 import type { LineSource, NewLines, Pieces } from '../core/patch/content.js';
 import { FileLines, lineKey } from '../core/patch/file-lines.js';
@@ -452,8 +452,13 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
   const file = r.file;
   // a file with a byte order mark: a hunk from diff or git diff has it as line 1's first bytes
   const marked = r.bom.length > 0 ? withoutMark(fp.hunks, file.text.includes(MARK_BYTES)) : undefined;
-  const placing = marked?.hunks ?? fp.hunks;
+  const placing = [...(marked?.hunks ?? fp.hunks)];
   const placed: Placement[] = locateHunks(file, placing, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
+  // a hunk whose line 1 carried the mark, found below line 1 (its lines without the mark match
+  // there): the mark says it is not that place
+  placed.forEach((p, k) => {
+    if (marked?.top[k] === true && p.status !== 'failed' && p.at !== 0) placed[k] = { status: 'failed', why: `its first line carries the byte order mark, which only line 1 can, but it fits only at line ${p.at + 1}` };
+  });
   let ok = true;
   placed.forEach((p, k) => {
     if (p.status === 'failed') {
@@ -464,7 +469,14 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
   if (!ok) return undefined;
   const applied: Applied[] = [];
   placed.forEach((p, k) => {
-    if (p.status === 'apply') applied.push({ hunk: placing[k]!, at: p.at, length: p.length });
+    if (p.status !== 'apply') return;
+    // lines added above a line 1 that had the mark in diff's view: that line keeps it (bom.ts)
+    if (marked?.movesMark[k] === true && p.at === 0 && file.length > 0) {
+      placing[k] = markMovedDown(placing[k]!, file.key(0, false));
+      applied.push({ hunk: placing[k]!, at: 0, length: 1 });
+      return;
+    }
+    applied.push({ hunk: placing[k]!, at: p.at, length: p.length });
   });
   const built = buildContent(r.file, applied);
   const content = built.content;
