@@ -324,7 +324,10 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   if (p.exists) {
     // already there with this very content: applied before
     const r = readForPatch(p.real, p.given, o.encoding);
-    if (sameLines(r.file, content)) return { report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    // diff and git diff have a UTF-8 mark as line 1's first bytes: a file that starts with one was
+    // created by a patch that has it (or by one from linewise's rows, which do not show it)
+    const withMark = () => r.bom.length > 0 && r.codec === undefined && sameLines(new FileLines(Buffer.concat([r.bom, r.file.text])), content);
+    if (sameLines(r.file, content) || withMark()) return { report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
     return fail(failures, p.given, fp.hunks[0] ?? { header: 'new file', patchLine: fp.patchLine }, 'the patch creates it, but a different file is there already');
   }
   const bytes = o.encoding === undefined ? content : bytesToWrite({ bom: Buffer.alloc(0), codec: codecFor(o.encoding) }, content);
@@ -339,7 +342,9 @@ function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   const r = readForPatch(targetPath(target), p.given, o.encoding);
   // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
   if (fp.hunks.length > 0) {
-    const want = fp.hunks.flatMap((h) => sideOf(h, 'old').map((l) => lineKey(l.text)));
+    // a file that starts with a UTF-8 mark: diff's line 1 has it (taken off as a hunk's, bom.ts)
+    const hunks = r.bom.length > 0 ? withoutMark(fp.hunks, false).hunks : fp.hunks;
+    const want = hunks.flatMap((h) => sideOf(h, 'old').map((l) => lineKey(l.text)));
     const have = r.file;
     const same = have.length === want.length && want.every((k, i) => have.key(i, o.ignoreWhitespace) === k || have.key(i, true) === k);
     if (!same) {

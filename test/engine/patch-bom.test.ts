@@ -150,6 +150,20 @@ describe('patch: a file that starts with a byte order mark', () => {
     });
   }
 
+  it('git diff deleting a file with the mark: deleted, rerun as done; -R creates it again byte for byte, and its rerun is done too', async () => {
+    const content = bytes(`${MARK}alpha\r\nbeta\r\n`);
+    const patch = bytes(`diff --git a/f.txt b/f.txt\ndeleted file mode 100644\n--- a/f.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-${MARK}alpha\r\n-beta\r\n`);
+    const { dir, file } = dirWith(content);
+    await applyPatch(patch, { directory: dir });
+    expect(fs.existsSync(file)).toBe(false);
+    expect((await applyPatch(patch, { directory: dir })).files[0]!.status).toBe('already');
+    await applyPatch(patch, { directory: dir, reverse: true });
+    expect(esc(fs.readFileSync(file))).toBe(esc(content));
+    // the creation found done: the file holds the patch's lines, its mark as diff's line 1 has it
+    expect((await applyPatch(patch, { directory: dir, reverse: true })).files[0]!.status).toBe('already');
+    expect(esc(fs.readFileSync(file))).toBe(esc(content));
+  });
+
   it('--dry-run of the mark taken away shows line 1 losing it, and writes nothing', async () => {
     const before = bytes(`${MARK}alpha\nbeta\n`);
     const { dir, file } = dirWith(before);
