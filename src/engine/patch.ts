@@ -432,7 +432,12 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     if (result === undefined || result.changed) return fail(failures, to.given, first, `the patch renames ${quotePath(from.given)} to it, but ${quotePath(from.given)} is gone and it is not the renamed file`);
     return { report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.file.length, linesAfter: r.file.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
   }
-  if (to.exists) return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
+  if (to.exists) {
+    // a copy made before (a rerun): the target holds the source as the patch leaves it, byte for byte
+    const done = fp.action === 'copy' ? copiedBefore(fp, from, to, o) : undefined;
+    if (done !== undefined) return { report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: done.linesAfter, linesAfter: done.linesAfter, hunks: done.hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
+  }
   const patched = patchExisting(fp, from, o, failures);
   if (patched === undefined) return undefined;
   const { t, r, result } = patched;
@@ -450,6 +455,15 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     create: { real: to.real, given: to.given, bytes: piecesToWrite(result.write, result.content).parts, mode },
     ...(fp.action === 'rename' ? { remove: { real: t.real, name: from.name, given: from.given, stat: r.stat, target: t } } : {}),
   };
+}
+
+/** The copy `from` -> `to` is there already: the source patched, written as it would be, is `to`'s bytes. */
+function copiedBefore(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions): Patched | undefined {
+  const r = readForPatch(from.real, from.given, o.encoding);
+  const result = patchLines(fp, from.given, r, o, []);
+  if (result === undefined) return undefined;
+  const there = readForPatch(to.real, to.given, o.encoding);
+  return piecesToWrite(result.write, result.content).equals(bytesToWrite(there, there.file.text)) ? result : undefined;
 }
 
 /** A file's lines patched: every hunk located, the new content built; undefined when a hunk failed (recorded). */
