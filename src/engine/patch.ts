@@ -204,9 +204,12 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   const paths = parsed.files.map((fp) => {
     const oldP = fp.oldPath === undefined ? undefined : safePath(root, fp.oldPath);
     const newP = fp.newPath === undefined || fp.newPath === fp.oldPath ? undefined : safePath(root, fp.newPath);
+    // a copy undone reads its source, as the copy read it
+    const srcP = fp.copyOf === undefined ? undefined : safePath(root, fp.copyOf);
     if (oldP) once.claim(oldP);
     if (newP) once.claim(newP);
-    return { oldP, newP };
+    if (srcP) once.claim(srcP);
+    return { oldP, newP, srcP };
   });
   const numbered = parsed.format === 'unified';
   const lo = { numbered, ignoreWhitespace };
@@ -223,7 +226,7 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   try {
     for (let i = 0; i < parsed.files.length; i++) {
       await checkpoint(signal);
-      const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn, locks }, failures);
+      const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP ?? paths[i]!.srcP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn, locks }, failures);
       if (w !== undefined) works.push(w);
       if (w?.sealing) sealing.push(w.sealing);
       if (sealing.length >= SEALS_AT_ONCE) {
@@ -274,7 +277,7 @@ function planFile(shell: FilePatch, oldP: SafePath | undefined, newP: SafePath |
       case 'create':
         return planCreate(fp, newP ?? oldP!, o, failures);
       case 'delete':
-        return planDelete(fp, oldP!, o, failures);
+        return planDelete(fp, oldP!, o, failures, fp.copyOf !== undefined ? newP : undefined);
       case 'rename':
       case 'copy':
         return planMove(fp, oldP!, newP ?? oldP!, o, failures);
@@ -335,13 +338,22 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   return { report: rep, create: { real: p.real, given: p.given, bytes, ...(fp.newMode !== undefined ? { mode: fp.newMode } : {}) } };
 }
 
-function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+/** `src`: the source of a copy undone (-R), which the copy, its hunks undone, must be. */
+function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[], src?: SafePath): FileWork | undefined {
   if (!p.exists) return { report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
   const target = examineTarget(p.given, p.real);
   pin(target, o);
   const r = readForPatch(targetPath(target), p.given, o.encoding);
-  // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
-  if (fp.hunks.length > 0) {
+  if (src !== undefined) {
+    // its hunks hold some of its lines, or none: the copy is known by what it was made from
+    const back = src.exists ? patchLines(fp, p.given, r, o, []) : undefined;
+    const there = src.exists ? readForPatch(src.real, src.given, o.encoding) : undefined;
+    if (back === undefined || there === undefined || !piecesToWrite(back.write, back.content).equals(bytesToWrite(there, there.file.text))) {
+      unpinTarget(target);
+      return fail(failures, p.given, fp.hunks[0] ?? { header: `copy ${fp.copyOf} -> ${fp.oldPath}`, patchLine: fp.patchLine }, `the patch undoes its copy from ${quotePath(src.given)}, but it is not that copy`);
+    }
+  } else if (fp.hunks.length > 0) {
+    // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
     // a file that starts with a UTF-8 mark: diff's line 1 has it (taken off as a hunk's, bom.ts)
     const hunks = r.bom.length > 0 ? withoutMark(fp.hunks, false).hunks : fp.hunks;
     const want = hunks.flatMap((h) => sideOf(h, 'old').map((l) => lineKey(l.text)));

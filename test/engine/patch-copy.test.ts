@@ -42,6 +42,25 @@ describe('patch: a copy', () => {
     expect((await applyPatch(WHOLE, { directory: dir })).files[0]!.status).toBe('already');
   });
 
+  it('-R deletes the copy only when it is the copy (its hunks undone, the source byte for byte); else exit 3, nothing deleted', async () => {
+    for (const [patch, name, copy] of [
+      [WITH_HUNK, 'b.txt', SOURCE.replace('six', 'SIX')],
+      [WHOLE, 'c.txt', SOURCE],
+    ] as const) {
+      const dir = dirWith({ 'a.txt': SOURCE, [name]: copy });
+      await applyPatch(patch, { directory: dir, reverse: true });
+      expect(fs.existsSync(path.join(dir, name))).toBe(false);
+      expect(esc(read(dir, 'a.txt'))).toBe(esc(Buffer.from(SOURCE)));
+      expect((await applyPatch(patch, { directory: dir, reverse: true })).files[0]!.status).toBe('already');
+      // a file of that name with other content (the user's own work) is not deleted
+      for (const other of [`${copy}one more line\r\n`, "someone's own work\n"]) {
+        fs.writeFileSync(path.join(dir, name), other);
+        await expect(applyPatch(patch, { directory: dir, reverse: true })).rejects.toMatchObject({ exitCode: 3 });
+        expect(read(dir, name).toString('latin1')).toBe(other);
+      }
+    }
+  });
+
   it('onto a file that holds anything else: refused, exit 3, nothing written', async () => {
     for (const [patch, name, other] of [
       [WITH_HUNK, 'b.txt', SOURCE],

@@ -86,6 +86,11 @@ export interface FilePatch {
   maybeCreate?: boolean;
   /** diff -N's deletion: the `+++` side is empty */
   maybeDelete?: boolean;
+  /**
+   * a copy undone (-R): the deletion of the copy `oldPath` of this file, after -p; done only when
+   * the copy, its hunks undone, is this file byte for byte (no lines of its own to compare)
+   */
+  copyOf?: string;
 }
 
 /** A parsed patch. */
