@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Exit, LinewiseError, withPath } from '../core/errors.js';
 import { lineCount } from '../core/lines.js';
-import { MARK_BYTES, withoutMark } from '../core/patch/bom.js';
+import { MARK_BYTES, markMovedDown, withoutMark } from '../core/patch/bom.js';
 import { buildContent, newFileContent, type Applied, type Landed } from '../core/patch/build.js';
 import type { LineSource, NewLines, Pieces } from '../core/patch/content.js';
 import { FileLines, lineKey } from '../core/patch/file-lines.js';
@@ -204,9 +204,12 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   const paths = parsed.files.map((fp) => {
     const oldP = fp.oldPath === undefined ? undefined : safePath(root, fp.oldPath);
     const newP = fp.newPath === undefined || fp.newPath === fp.oldPath ? undefined : safePath(root, fp.newPath);
+    // a copy undone reads its source, as the copy read it
+    const srcP = fp.copyOf === undefined ? undefined : safePath(root, fp.copyOf);
     if (oldP) once.claim(oldP);
     if (newP) once.claim(newP);
-    return { oldP, newP };
+    if (srcP) once.claim(srcP);
+    return { oldP, newP, srcP };
   });
   const numbered = parsed.format === 'unified';
   const lo = { numbered, ignoreWhitespace };
@@ -223,7 +226,7 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   try {
     for (let i = 0; i < parsed.files.length; i++) {
       await checkpoint(signal);
-      const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn, locks }, failures);
+      const w = planFile(parsed.files[i]!, paths[i]!.oldP, paths[i]!.newP ?? paths[i]!.srcP, { ...lo, encoding, writing, dryRun, receipt, confine: o.confine, writeFn: o.writeFn, locks }, failures);
       if (w !== undefined) works.push(w);
       if (w?.sealing) sealing.push(w.sealing);
       if (sealing.length >= SEALS_AT_ONCE) {
@@ -274,7 +277,7 @@ function planFile(shell: FilePatch, oldP: SafePath | undefined, newP: SafePath |
       case 'create':
         return planCreate(fp, newP ?? oldP!, o, failures);
       case 'delete':
-        return planDelete(fp, oldP!, o, failures);
+        return planDelete(fp, oldP!, o, failures, fp.copyOf !== undefined ? newP : undefined);
       case 'rename':
       case 'copy':
         return planMove(fp, oldP!, newP ?? oldP!, o, failures);
@@ -324,7 +327,10 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   if (p.exists) {
     // already there with this very content: applied before
     const r = readForPatch(p.real, p.given, o.encoding);
-    if (sameLines(r.file, content)) return { report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    // diff and git diff have a UTF-8 mark as line 1's first bytes: a file that starts with one was
+    // created by a patch that has it (or by one from linewise's rows, which do not show it)
+    const withMark = () => r.bom.length > 0 && r.codec === undefined && sameLines(new FileLines(Buffer.concat([r.bom, r.file.text])), content);
+    if (sameLines(r.file, content) || withMark()) return { report: report(fp, p.given, 'already', false, { linesBefore: lines, linesAfter: lines, hunks: hunks.map((h) => ({ ...h, status: 'already' })) }) };
     return fail(failures, p.given, fp.hunks[0] ?? { header: 'new file', patchLine: fp.patchLine }, 'the patch creates it, but a different file is there already');
   }
   const bytes = o.encoding === undefined ? content : bytesToWrite({ bom: Buffer.alloc(0), codec: codecFor(o.encoding) }, content);
@@ -332,14 +338,25 @@ function planCreate(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFa
   return { report: rep, create: { real: p.real, given: p.given, bytes, ...(fp.newMode !== undefined ? { mode: fp.newMode } : {}) } };
 }
 
-function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[]): FileWork | undefined {
+/** `src`: the source of a copy undone (-R), which the copy, its hunks undone, must be. */
+function planDelete(fp: FilePatch, p: SafePath, o: PlanOptions, failures: HunkFailure[], src?: SafePath): FileWork | undefined {
   if (!p.exists) return { report: report(fp, p.given, 'already', false, { hunks: fp.hunks.map((h) => hunkResult(h, 'already', 0, false, { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 })) }) };
   const target = examineTarget(p.given, p.real);
   pin(target, o);
   const r = readForPatch(targetPath(target), p.given, o.encoding);
-  // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
-  if (fp.hunks.length > 0) {
-    const want = fp.hunks.flatMap((h) => sideOf(h, 'old').map((l) => lineKey(l.text)));
+  if (src !== undefined) {
+    // its hunks hold some of its lines, or none: the copy is known by what it was made from
+    const back = src.exists ? patchLines(fp, p.given, r, o, []) : undefined;
+    const there = src.exists ? readForPatch(src.real, src.given, o.encoding) : undefined;
+    if (back === undefined || there === undefined || !piecesToWrite(back.write, back.content).equals(bytesToWrite(there, there.file.text))) {
+      unpinTarget(target);
+      return fail(failures, p.given, fp.hunks[0] ?? { header: `copy ${fp.copyOf} -> ${fp.oldPath}`, patchLine: fp.patchLine }, `the patch undoes its copy from ${quotePath(src.given)}, but it is not that copy`);
+    }
+  } else if (fp.hunks.length > 0) {
+    // A unified diff's deletion holds the file's lines: the file must be them (an envelope's does not).
+    // a file that starts with a UTF-8 mark: diff's line 1 has it (taken off as a hunk's, bom.ts)
+    const hunks = r.bom.length > 0 ? withoutMark(fp.hunks, false).hunks : fp.hunks;
+    const want = hunks.flatMap((h) => sideOf(h, 'old').map((l) => lineKey(l.text)));
     const have = r.file;
     const same = have.length === want.length && want.every((k, i) => have.key(i, o.ignoreWhitespace) === k || have.key(i, true) === k);
     if (!same) {
@@ -427,7 +444,12 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
     if (result === undefined || result.changed) return fail(failures, to.given, first, `the patch renames ${quotePath(from.given)} to it, but ${quotePath(from.given)} is gone and it is not the renamed file`);
     return { report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: r.file.length, linesAfter: r.file.length, hunks: result.hunks.map((h) => ({ ...h, status: 'already' })) }) };
   }
-  if (to.exists) return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
+  if (to.exists) {
+    // a copy made before (a rerun): the target holds the source as the patch leaves it, byte for byte
+    const done = fp.action === 'copy' ? copiedBefore(fp, from, to, o) : undefined;
+    if (done !== undefined) return { report: report(fp, to.given, 'already', false, { from: from.given, linesBefore: done.linesAfter, linesAfter: done.linesAfter, hunks: done.hunks.map((h) => ({ ...h, status: 'already' })) }) };
+    return fail(failures, to.given, first, `the patch ${fp.action === 'copy' ? 'copies' : 'renames'} ${quotePath(from.given)} to it, but it exists already`);
+  }
   const patched = patchExisting(fp, from, o, failures);
   if (patched === undefined) return undefined;
   const { t, r, result } = patched;
@@ -447,13 +469,27 @@ function planMove(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions, f
   };
 }
 
+/** The copy `from` -> `to` is there already: the source patched, written as it would be, is `to`'s bytes. */
+function copiedBefore(fp: FilePatch, from: SafePath, to: SafePath, o: PlanOptions): Patched | undefined {
+  const r = readForPatch(from.real, from.given, o.encoding);
+  const result = patchLines(fp, from.given, r, o, []);
+  if (result === undefined) return undefined;
+  const there = readForPatch(to.real, to.given, o.encoding);
+  return piecesToWrite(result.write, result.content).equals(bytesToWrite(there, there.file.text)) ? result : undefined;
+}
+
 /** A file's lines patched: every hunk located, the new content built; undefined when a hunk failed (recorded). */
 function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, failures: HunkFailure[]): Patched | undefined {
   const file = r.file;
   // a file with a byte order mark: a hunk from diff or git diff has it as line 1's first bytes
   const marked = r.bom.length > 0 ? withoutMark(fp.hunks, file.text.includes(MARK_BYTES)) : undefined;
-  const placing = marked?.hunks ?? fp.hunks;
+  const placing = [...(marked?.hunks ?? fp.hunks)];
   const placed: Placement[] = locateHunks(file, placing, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
+  // a hunk whose line 1 carried the mark, found below line 1 (its lines without the mark match
+  // there): the mark says it is not that place
+  placed.forEach((p, k) => {
+    if (marked?.top[k] === true && p.status !== 'failed' && p.at !== 0) placed[k] = { status: 'failed', why: `its first line carries the byte order mark, which only line 1 can, but it fits only at line ${p.at + 1}` };
+  });
   let ok = true;
   placed.forEach((p, k) => {
     if (p.status === 'failed') {
@@ -464,7 +500,14 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
   if (!ok) return undefined;
   const applied: Applied[] = [];
   placed.forEach((p, k) => {
-    if (p.status === 'apply') applied.push({ hunk: placing[k]!, at: p.at, length: p.length });
+    if (p.status !== 'apply') return;
+    // lines added above a line 1 that had the mark in diff's view: that line keeps it (bom.ts)
+    if (marked?.movesMark[k] === true && p.at === 0 && file.length > 0) {
+      placing[k] = markMovedDown(placing[k]!, file.key(0, false));
+      applied.push({ hunk: placing[k]!, at: 0, length: 1 });
+      return;
+    }
+    applied.push({ hunk: placing[k]!, at: p.at, length: p.length });
   });
   const built = buildContent(r.file, applied);
   const content = built.content;

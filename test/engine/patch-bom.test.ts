@@ -43,6 +43,11 @@ const CASES: [string, string, string][] = [
   ['a file of one line', `${MARK}alpha\n`, `${MARK}omega\n`],
   ['a file of the mark alone, given a line', MARK, `${MARK}a\n`],
   ['a file of one line, emptied to its mark', `${MARK}a\n`, MARK],
+  // the mark taken away in a hunk that changes more: its new side without the mark also stands
+  // at line 1, which is not the hunk applied (the file still has the mark); and -R of a mark given
+  ['the mark taken away and a line removed (CRLF)', `${MARK}d\r\nX\r\n`, 'd\r\n'],
+  ['a mark given and a line added (CRLF)', 'd\r\n', `${MARK}d\r\nX\r\n`],
+  ['a mark given and a line added at the end', 'b\na\ne\n', `${MARK}b\na\ne\n${MARK}Z\n`],
 ];
 
 describe('patch: a file that starts with a byte order mark', () => {
@@ -102,6 +107,61 @@ describe('patch: a file that starts with a byte order mark', () => {
     const { dir, file } = dirWith(before);
     await applyPatch(diffU(before, after, 1), { directory: dir });
     expect(esc(fs.readFileSync(file))).toBe(esc(after));
+  });
+
+  it('a hunk that takes the mark away is not already applied while the file has the mark', async () => {
+    // its new side ("d") stands at line 1 without the mark; its old side ("d", "X") does not
+    const before = bytes(`${MARK}d\r\n`);
+    const { dir, file } = dirWith(before);
+    const patch = diffU(bytes(`${MARK}d\r\nX\r\n`), bytes('d\r\n'), 3);
+    await expect(applyPatch(patch, { directory: dir })).rejects.toMatchObject({ exitCode: 3 });
+    expect(esc(fs.readFileSync(file))).toBe(esc(before));
+  });
+
+  it('a hunk whose line 1 carries the mark is not applied below line 1, where its lines without the mark are', async () => {
+    // git apply refuses it too: the file's line 1 is "zero"
+    const before = bytes(`${MARK}zero\nalpha\nbeta\n`);
+    const { dir, file } = dirWith(before);
+    for (const after of ['alpha\nbeta\n', `${MARK}ALPHA\nbeta\n`]) {
+      const patch = diffU(bytes(`${MARK}alpha\nbeta\n`), bytes(after), 3);
+      await expect(applyPatch(patch, { directory: dir })).rejects.toMatchObject({ exitCode: 3 });
+      expect(esc(fs.readFileSync(file))).toBe(esc(before));
+    }
+  });
+
+  // diff -U0: a side with no lines states the line it follows ("-1,0": below line 1)
+  const U0: [string, string, string][] = [
+    ['a line that starts with U+FEFF added below line 1 keeps it', `${MARK}c\r\n`, `${MARK}c\r\n${MARK}Z\r\n`],
+    ['lines added above line 1, the first with the mark: the old line 1 keeps its mark below them', `${MARK}a\r\nc\r\n`, `${MARK}T\r\nU\r\n${MARK}a\r\nc\r\n`],
+    ['a line added above line 1 with the mark, no final newline', `${MARK}a`, `${MARK}T\n${MARK}a`],
+  ];
+  for (const [name, before, after] of U0) {
+    it(`diff -U0: ${name}; a rerun writes nothing, -R gives the old`, async () => {
+      const old = bytes(before);
+      const neu = bytes(after);
+      const patch = diffU(old, neu, 0);
+      const { dir, file } = dirWith(old);
+      await applyPatch(patch, { directory: dir });
+      expect(esc(fs.readFileSync(file))).toBe(esc(neu));
+      expect((await applyPatch(patch, { directory: dir })).files[0]!.changed).toBe(false);
+      expect(esc(fs.readFileSync(file))).toBe(esc(neu));
+      await applyPatch(patch, { directory: dir, reverse: true });
+      expect(esc(fs.readFileSync(file))).toBe(esc(old));
+    });
+  }
+
+  it('git diff deleting a file with the mark: deleted, rerun as done; -R creates it again byte for byte, and its rerun is done too', async () => {
+    const content = bytes(`${MARK}alpha\r\nbeta\r\n`);
+    const patch = bytes(`diff --git a/f.txt b/f.txt\ndeleted file mode 100644\n--- a/f.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-${MARK}alpha\r\n-beta\r\n`);
+    const { dir, file } = dirWith(content);
+    await applyPatch(patch, { directory: dir });
+    expect(fs.existsSync(file)).toBe(false);
+    expect((await applyPatch(patch, { directory: dir })).files[0]!.status).toBe('already');
+    await applyPatch(patch, { directory: dir, reverse: true });
+    expect(esc(fs.readFileSync(file))).toBe(esc(content));
+    // the creation found done: the file holds the patch's lines, its mark as diff's line 1 has it
+    expect((await applyPatch(patch, { directory: dir, reverse: true })).files[0]!.status).toBe('already');
+    expect(esc(fs.readFileSync(file))).toBe(esc(content));
   });
 
   it('--dry-run of the mark taken away shows line 1 losing it, and writes nothing', async () => {

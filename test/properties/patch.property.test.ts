@@ -2,7 +2,8 @@
 // applied to the old file gives the new one byte for byte, a second run writes nothing, -R gives
 // the old one back; with a failing hunk among several files, no file is touched; and on files of
 // a tiny alphabet (lines that repeat everywhere), a run either gives the new file or refuses
-// having written nothing, and never writes on a second run.
+// having written nothing, and never writes on a second run. Files with a UTF-8 byte order mark (kept,
+// given or taken away) are held to the same three.
 // fast-check prints the seed and the shrunk counterexample of a failure; replay with { seed, path }.
 
 import { spawnSync } from 'node:child_process';
@@ -78,6 +79,32 @@ describe('diff -u old new | linewise patch', () => {
         expect(esc(fs.readFileSync(f))).toBe(esc(before));
       }),
       { numRuns: 120 },
+    );
+  });
+
+  it('files with a UTF-8 byte order mark (kept, given or taken away; lines that start with U+FEFF): gives new; a second run writes nothing; -R gives old', async () => {
+    // diff sees the mark as line 1's first bytes, linewise keeps it apart (core/patch/bom.ts)
+    const MARK = '\xef\xbb\xbf';
+    const marked = (b: Buffer, m: boolean) => (m ? Buffer.concat([Buffer.from(MARK, 'latin1'), b]) : b);
+    await fc.assert(
+      fc.asyncProperty(distinct, fc.array(edit, { minLength: 1, maxLength: 4 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.boolean(), fc.boolean(), fc.integer({ min: 1, max: 3 }), async (lines, edits, eol, open, markBefore, markAfter, ctx) => {
+        const after = applyEdits(lines, edits, (k) => (k % 3 === 0 ? `${MARK}new ${k}` : `new ${k} \xff`));
+        const before = marked(render(lines, eol, open && lines.length > 0), markBefore);
+        const want = marked(render(after, eol, open && after.length > 0), markAfter);
+        const patch = diffU('f.txt', before, want, ctx);
+        fc.pre(patch.length > 0);
+        const d = fresh();
+        const f = path.join(d, 'f.txt');
+        fs.writeFileSync(f, before);
+        await applyPatch(patch, { directory: d });
+        expect(esc(fs.readFileSync(f))).toBe(esc(want));
+        const again = await applyPatch(patch, { directory: d });
+        expect(again.files.every((x) => !x.written)).toBe(true);
+        expect(esc(fs.readFileSync(f))).toBe(esc(want));
+        await applyPatch(patch, { directory: d, reverse: true });
+        expect(esc(fs.readFileSync(f))).toBe(esc(before));
+      }),
+      { numRuns: 150 },
     );
   });
 

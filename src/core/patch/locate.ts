@@ -33,7 +33,8 @@ const bodies = (lines: readonly HunkLine[], drop: string) => lines.filter((l) =>
 /** Where one hunk goes; `cursor` is the first line it may cover. */
 function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: LocateOptions): Placement {
   const oldKeys = bodies(h.lines, '+');
-  const newKeys = bodies(h.lines, '-');
+  // a hunk that takes the file's mark away is not in place while the file has it: only its old side is looked for
+  const newKeys = h.dropsMark === true ? [] : bodies(h.lines, '-');
   for (const whitespace of o.ignoreWhitespace ? [false, true] : [false]) {
     const old = whitespace ? oldKeys.map(looseKey) : oldKeys;
     const neu = whitespace ? newKeys.map(looseKey) : newKeys;
@@ -60,11 +61,13 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
   const oldStated = clamp(oldBase + carry, cursor, n);
   const newStated = clamp(newBase + carry, cursor, n);
   const apply = (at: number): Found => ({ status: 'apply', at, length: old.length, offset: at - oldBase });
+  // a hunk that gives the file a mark it has already is not applied, only found in place
+  const canApply = h.givesMark !== true;
   const already = (at: number): Found => ({ status: 'already', at, length: neu.length, offset: at - newBase });
-  const same = old.length === neu.length && old.every((k, i) => k === neu[i]);
+  const same = canApply && old.length === neu.length && old.every((k, i) => k === neu[i]);
   // a hunk that empties the file (its new side is "+0,0"), on an empty file: done before
-  if (neu.length === 0 && h.newStart === 0 && n === 0 && old.length > 0) return already(0);
-  const fHere = old.length > 0 && matchesAt(file, old, oldStated, ws);
+  if (neu.length === 0 && h.newStart === 0 && n === 0 && old.length > 0 && h.dropsMark !== true) return already(0);
+  const fHere = canApply && old.length > 0 && matchesAt(file, old, oldStated, ws);
   const rHere = !same && neu.length > 0 && matchesAt(file, neu, newStated, ws);
   // Both where the patch says: the file cannot tell whether the hunk was applied (its lines
   // repeat there). Refused rather than applied a second time, or skipped wrongly.
@@ -82,10 +85,10 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
   // a hunk bound to the file's start or end is tried there next (git apply's binding)
   const bound = (keys: string[]) => (h.bindStart ? 0 : h.bindEnd ? n - keys.length : undefined);
   const bo = bound(old);
-  if (bo !== undefined && bo >= cursor && old.length > 0 && matchesAt(file, old, bo, ws)) return apply(bo);
+  if (canApply && bo !== undefined && bo >= cursor && old.length > 0 && matchesAt(file, old, bo, ws)) return apply(bo);
   const bn = bound(neu);
   if (!same && bn !== undefined && bn >= cursor && neu.length > 0 && matchesAt(file, neu, bn, ws)) return already(bn);
-  const f = old.length > 0 ? nearest(file, old, oldStated, cursor, ws) : undefined;
+  const f = canApply && old.length > 0 ? nearest(file, old, oldStated, cursor, ws) : undefined;
   const r = !same && neu.length > 0 ? nearest(file, neu, newStated, cursor, ws) : undefined;
   if (f !== undefined && (r === undefined || f.distance < r.distance)) {
     if (f.ambiguous !== undefined) ambiguous(f.at, f.ambiguous);
@@ -104,8 +107,9 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
 /** Envelopes: after the cursor (and the `@@` line), the one place; at the end with `*** End of File`. */
 function forwardPair(file: FileLines, h: Hunk, old: string[], neu: string[], start: number, ws: boolean): Found {
   const n = file.length;
+  const canApply = h.givesMark !== true;
   if (h.atEnd) {
-    if (old.length > 0 && n - old.length >= start && matchesAt(file, old, n - old.length, ws)) return { status: 'apply', at: n - old.length, length: old.length, offset: 0 };
+    if (canApply && old.length > 0 && n - old.length >= start && matchesAt(file, old, n - old.length, ws)) return { status: 'apply', at: n - old.length, length: old.length, offset: 0 };
     if (neu.length > 0 && n - neu.length >= start && matchesAt(file, neu, n - neu.length, ws)) return { status: 'already', at: n - neu.length, length: neu.length, offset: 0 };
     if (old.length === 0) return { status: 'apply', at: n, length: 0, offset: 0 };
     return undefined;
@@ -115,7 +119,7 @@ function forwardPair(file: FileLines, h: Hunk, old: string[], neu: string[], sta
     if (neu.length > 0 && matchesAt(file, neu, h.anchor !== undefined ? start : n - neu.length, ws)) return { status: 'already', at: h.anchor !== undefined ? start : n - neu.length, length: neu.length, offset: 0 };
     return { status: 'apply', at: h.anchor !== undefined ? start : n, length: 0, offset: 0 };
   }
-  const f = allFrom(file, old, start, ws);
+  const f = canApply ? allFrom(file, old, start, ws) : [];
   if (f.length === 1 || (f.length > 1 && h.anchor !== undefined)) return { status: 'apply', at: f[0]!, length: old.length, offset: 0 };
   const r = neu.length > 0 ? allFrom(file, neu, start, ws) : [];
   if (f.length === 0 && (r.length === 1 || (r.length > 1 && h.anchor !== undefined))) return { status: 'already', at: r[0]!, length: neu.length, offset: 0 };

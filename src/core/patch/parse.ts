@@ -79,6 +79,6 @@ export function reverseFile(f: FilePatch): FilePatch {
     maybeDelete: f.maybeCreate,
   };
   // a copy undone removes the copy
-  if (f.action === 'copy') return { ...out, oldPath: f.newPath, newPath: undefined };
+  if (f.action === 'copy') return { ...out, oldPath: f.newPath, newPath: undefined, ...(f.oldPath !== undefined ? { copyOf: f.oldPath } : {}) };
   return { ...out, oldPath: f.newPath, newPath: f.oldPath };
 }

@@ -53,6 +53,17 @@ export interface Hunk {
    */
   bindStart?: boolean;
   bindEnd?: boolean;
+  /**
+   * the hunk takes away the byte order mark of the file it is placed in (core/patch/bom.ts): its
+   * new side stands in no file that still has the mark, so it is never found already applied
+   * (its new side without the mark would be seen at the top, where its old side also is)
+   */
+  dropsMark?: boolean;
+  /**
+   * the hunk gives the file the mark (core/patch/bom.ts): its old side, line 1 without the mark,
+   * stands in no file that has one, so it is never applied there, only found already applied
+   */
+  givesMark?: boolean;
 }
 
 /** What a patch does to one file. */
@@ -75,6 +86,11 @@ export interface FilePatch {
   maybeCreate?: boolean;
   /** diff -N's deletion: the `+++` side is empty */
   maybeDelete?: boolean;
+  /**
+   * a copy undone (-R): the deletion of the copy `oldPath` of this file, after -p; done only when
+   * the copy, its hunks undone, is this file byte for byte (no lines of its own to compare)
+   */
+  copyOf?: string;
 }
 
 /** A parsed patch. */
