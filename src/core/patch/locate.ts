@@ -28,6 +28,9 @@ export interface LocateOptions {
   ignoreWhitespace: boolean;
 }
 
+/** A unified diff's hunk with no kept line (diff -U0): only its line number places it. */
+const noContext = (h: Hunk) => !h.lines.some((l) => l.op === ' ');
+
 const bodies = (lines: readonly HunkLine[], drop: string) => lines.filter((l) => l.op !== drop).map((l) => lineKey(l.text));
 
 /** Where one hunk goes; `cursor` is the first line it may cover. */
@@ -88,6 +91,14 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
   if (canApply && bo !== undefined && bo >= cursor && old.length > 0 && matchesAt(file, old, bo, ws)) return apply(bo);
   const bn = bound(neu);
   if (!same && bn !== undefined && bn >= cursor && neu.length > 0 && matchesAt(file, neu, bn, ws)) return already(bn);
+  // A hunk with no context (diff -U0) has nothing but its line number to be found by: it applies,
+  // or is found applied, there alone. Looked for nearby, its lines could be any equal lines: a
+  // rerun of "-d" on x d y removed the other d (a second edit), and "+d" after x d's line 2 was
+  // taken for applied at line 2 (nothing written).
+  if (noContext(h)) {
+    if (old.length === 0 && canApply) return apply(oldStated);
+    return undefined;
+  }
   const f = canApply && old.length > 0 ? nearest(file, old, oldStated, cursor, ws) : undefined;
   const r = !same && neu.length > 0 ? nearest(file, neu, newStated, cursor, ws) : undefined;
   if (f !== undefined && (r === undefined || f.distance < r.distance)) {
@@ -261,7 +272,9 @@ function failure(file: FileLines, h: Hunk, old: readonly string[], cursor: numbe
   if (old.length === 0) return { status: 'failed', why: 'it adds lines at a place the file does not have' };
   const stated = o.numbered ? Math.max(0, (h.oldStart ?? 1) - 1 + carry) : cursor;
   const best = mostMatching(file, old, stated);
-  const why = `its ${old.length} old ${old.length === 1 ? 'line is' : 'lines are'} not in the file${cursor > 0 ? ` after line ${cursor}, where the hunk before it ends` : ''}`;
+  const why = o.numbered && noContext(h)
+    ? `it has no context lines (diff -U0), so it goes at its stated line ${stated + 1} only, and its ${old.length} old ${old.length === 1 ? 'line is' : 'lines are'} not there: the file changed, or the patch was applied before, which a hunk without context cannot tell apart`
+    : `its ${old.length} old ${old.length === 1 ? 'line is' : 'lines are'} not in the file${cursor > 0 ? ` after line ${cursor}, where the hunk before it ends` : ''}`;
   if (best === undefined) return { status: 'failed', why };
   let differs: { line: number; file: string; hunk: string } | undefined;
   for (let k = 0; k < old.length; k++) {
