@@ -119,21 +119,34 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
 function forwardPair(file: FileLines, h: Hunk, old: string[], neu: string[], start: number, ws: boolean): Found {
   const n = file.length;
   const canApply = h.givesMark !== true;
+  const apply = (at: number): Found => ({ status: 'apply', at, length: old.length, offset: 0 });
+  const already = (at: number): Found => ({ status: 'already', at, length: neu.length, offset: 0 });
+  // old lines that stand inside the new lines where those stand are the new lines' own (a hunk
+  // that keeps lines and adds some: " a" "+b" on "a b"), not a place to apply it again
+  const own = (q: number, p: number) => p <= q && q + old.length <= p + neu.length;
   if (h.atEnd) {
-    if (canApply && old.length > 0 && n - old.length >= start && matchesAt(file, old, n - old.length, ws)) return { status: 'apply', at: n - old.length, length: old.length, offset: 0 };
-    if (neu.length > 0 && n - neu.length >= start && matchesAt(file, neu, n - neu.length, ws)) return { status: 'already', at: n - neu.length, length: neu.length, offset: 0 };
-    if (old.length === 0) return { status: 'apply', at: n, length: 0, offset: 0 };
+    const fEnd = canApply && old.length > 0 && n - old.length >= start && matchesAt(file, old, n - old.length, ws);
+    const rEnd = neu.length > 0 && n - neu.length >= start && matchesAt(file, neu, n - neu.length, ws);
+    if (rEnd && (!fEnd || own(n - old.length, n - neu.length))) return already(n - neu.length);
+    if (fEnd) return apply(n - old.length);
+    if (old.length === 0) return apply(n);
     return undefined;
   }
   if (old.length === 0) {
     // only added lines: below the `@@` line, else at the end
-    if (neu.length > 0 && matchesAt(file, neu, h.anchor !== undefined ? start : n - neu.length, ws)) return { status: 'already', at: h.anchor !== undefined ? start : n - neu.length, length: neu.length, offset: 0 };
-    return { status: 'apply', at: h.anchor !== undefined ? start : n, length: 0, offset: 0 };
+    if (neu.length > 0 && matchesAt(file, neu, h.anchor !== undefined ? start : n - neu.length, ws)) return already(h.anchor !== undefined ? start : n - neu.length);
+    return apply(h.anchor !== undefined ? start : n);
   }
-  const f = canApply ? allFrom(file, old, start, ws) : [];
-  if (f.length === 1 || (f.length > 1 && h.anchor !== undefined)) return { status: 'apply', at: f[0]!, length: old.length, offset: 0 };
   const r = neu.length > 0 ? allFrom(file, neu, start, ws) : [];
-  if (f.length === 0 && (r.length === 1 || (r.length > 1 && h.anchor !== undefined))) return { status: 'already', at: r[0]!, length: neu.length, offset: 0 };
+  const f = (canApply ? allFrom(file, old, start, ws) : []).filter((q) => !r.some((p) => own(q, p)));
+  if (f.length === 1 || (f.length > 1 && h.anchor !== undefined)) {
+    // Below a `@@` line the first of several places is taken, so once it is applied a rerun would
+    // take the next: new lines standing before the place say it may be applied already there
+    // (or stood there from the start), which the file cannot tell apart. Refused, not guessed.
+    if (h.anchor !== undefined && r.length > 0 && r[0]! < f[0]!) throw new Ambiguous(f[0]!, r[0]!, 'both');
+    return apply(f[0]!);
+  }
+  if (f.length === 0 && (r.length === 1 || (r.length > 1 && h.anchor !== undefined))) return already(r[0]!);
   if (f.length > 1) return ambiguous(f[0]!, f[1]!);
   if (r.length > 1) return ambiguous(r[0]!, r[1]!);
   return undefined;
