@@ -62,4 +62,40 @@ describe('apply_patch envelopes run twice', () => {
     await expect(applyPatch(patch, { directory: dir })).rejects.toBeInstanceOf(PatchFailedError);
     expect(esc(fs.readFileSync(f))).toBe(esc(once));
   });
+
+  /** Applies `patch` to `before`: refused (nothing written), and the file as it was. */
+  async function refusedOn(before: string, patch: Buffer): Promise<void> {
+    const dir = path.join(tmp.dir, `d${n++}`);
+    fs.mkdirSync(dir);
+    const f = path.join(dir, 'f.txt');
+    fs.writeFileSync(f, before);
+    await expect(applyPatch(patch, { directory: dir })).rejects.toBeInstanceOf(PatchFailedError);
+    expect(esc(fs.readFileSync(f))).toBe(esc(before));
+  }
+
+  it('a hunk that, applied, would leave its old lines where it applies again is refused (its rerun would apply it again)', async () => {
+    // removing one of two equal lines with context on one side only
+    await refusedOn('x\nb\ny\na\na\nx\n', envelope('@@ b\n-y\n-a\n+y\n'));
+    // the removal brings two lines together that are its old lines
+    await refusedOn('a\na\nc\nc\nx\n', envelope('@@\n-a\n-c\n'));
+    // at the end: the line before the removed last line is the same line
+    await refusedOn('y\na\na\n', envelope('@@\n-a\n*** End of File\n'));
+    // no new lines below a @@ line with two places: nothing would show where it applied
+    await refusedOn('y\nd\na\nx\nd\n', envelope('@@ y\n-d\n'));
+  });
+
+  it('the same hunks where they can be told: applied once, and the rerun writes nothing', async () => {
+    const r1 = await twice('x\nb\ny\na\nz\n', envelope('@@ b\n-y\n-a\n+y\n'));
+    expect(r1.first).toBe(esc('x\nb\ny\nz\n'));
+    expect(r1).toMatchObject({ second: r1.first, changed: false });
+    // a last line removed with no line kept: applied where it can be told; its rerun has nothing to
+    // find (no new lines), so it is refused rather than guessed, and writes nothing
+    const dir = path.join(tmp.dir, `d${n++}`);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'f.txt'), 'y\na\n');
+    const eof = envelope('@@\n-a\n*** End of File\n');
+    await applyPatch(eof, { directory: dir });
+    expect(esc(fs.readFileSync(path.join(dir, 'f.txt')))).toBe(esc('y\n'));
+    await refusedOn('y\n', eof);
+  });
 });

@@ -128,7 +128,7 @@ function forwardPair(file: FileLines, h: Hunk, old: string[], neu: string[], sta
     const fEnd = canApply && old.length > 0 && n - old.length >= start && matchesAt(file, old, n - old.length, ws);
     const rEnd = neu.length > 0 && n - neu.length >= start && matchesAt(file, neu, n - neu.length, ws);
     if (rEnd && (!fEnd || own(n - old.length, n - neu.length))) return already(n - neu.length);
-    if (fEnd) return apply(n - old.length);
+    if (fEnd) return appliedAgain(file, n - old.length, old, neu, ws, true) ? refused(n - old.length, n - neu.length) : apply(n - old.length);
     if (old.length === 0) return apply(n);
     return undefined;
   }
@@ -144,12 +144,44 @@ function forwardPair(file: FileLines, h: Hunk, old: string[], neu: string[], sta
     // take the next: new lines standing before the place say it may be applied already there
     // (or stood there from the start), which the file cannot tell apart. Refused, not guessed.
     if (h.anchor !== undefined && r.length > 0 && r[0]! < f[0]!) throw new Ambiguous(f[0]!, r[0]!, 'both');
-    return apply(f[0]!);
+    // with no new lines there is nothing to see where it applied: the next place would be taken
+    if (f.length > 1 && neu.length === 0) return ambiguous(f[0]!, f[1]!);
+    return appliedAgain(file, f[0]!, old, neu, ws) ? refused(f[0]!, f[0]!) : apply(f[0]!);
   }
   if (f.length === 0 && (r.length === 1 || (r.length > 1 && h.anchor !== undefined))) return already(r[0]!);
   if (f.length > 1) return ambiguous(f[0]!, f[1]!);
   if (r.length > 1) return ambiguous(r[0]!, r[1]!);
   return undefined;
+}
+
+/** An envelope's hunk that cannot be told applied from not: refused as both sides standing there. */
+function refused(at: number, atNew: number): never {
+  throw new Ambiguous(at, atNew, 'both');
+}
+
+/**
+ * An envelope's hunk, applied at `at`, would leave its old lines standing again across the place
+ * (taking in a new line, or the two lines its removal brings together), not inside its new lines:
+ * removing one of two equal lines with context on one side only (" y" "-a" on y a a), or "-a" "-c"
+ * on a a c c; with `atEnd`, standing at the end again ("-a" on y a a). The file as it is could
+ * then be the result of applying it before, and a rerun would
+ * apply it again: an envelope has no line numbers to tell them apart. (Old lines inside the new
+ * ones are theirs: a rerun finds the hunk applied.)
+ */
+function appliedAgain(file: FileLines, at: number, old: readonly string[], neu: readonly string[], ws: boolean, atEnd = false): boolean {
+  const key = (j: number) => (j < at ? file.key(j, ws) : j < at + neu.length ? neu[j - at]! : file.key(j - neu.length + old.length, ws));
+  const length = file.length - old.length + neu.length;
+  // `*** End of File`: a rerun looks at the end alone
+  if (atEnd) {
+    const j = length - old.length;
+    return j >= 0 && !(j >= at && neu.length >= old.length) && old.every((k, i) => key(j + i) === k);
+  }
+  for (let j = Math.max(0, at - old.length + 1); j < at + Math.max(neu.length, 1) && j + old.length <= length; j++) {
+    if (j + old.length <= at && neu.length > 0) continue; // ends before the new lines
+    if (j >= at && j + old.length <= at + neu.length) continue; // inside them: theirs
+    if (old.every((k, i) => key(j + i) === k)) return true;
+  }
+  return false;
 }
 
 /** Thrown out of the search as a result: two places fit equally well. */
