@@ -3,7 +3,8 @@
 // the old one back; with a failing hunk among several files, no file is touched; and on files of
 // a tiny alphabet (lines that repeat everywhere), a run either gives the new file or refuses
 // having written nothing, and never writes on a second run. Files with a UTF-8 byte order mark (kept,
-// given or taken away) are held to the same three.
+// given or taken away) are held to the same three. apply_patch envelopes and diffs with any
+// context (0 to 3) of edits to lines that repeat: a second run never edits again.
 // fast-check prints the seed and the shrunk counterexample of a failure; replay with { seed, path }.
 
 import { spawnSync } from 'node:child_process';
@@ -236,6 +237,47 @@ describe('diff -u old new | linewise patch', () => {
         expect(esc(fs.readFileSync(f))).toBe(esc(want));
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('run twice on lines that repeat: never a second edit', () => {
+  it('an envelope (any context, a @@ line or not, *** End of File or not) or a diff -U0..3 of one edit: the second run writes nothing, or is refused having written nothing', async () => {
+    const tiny = fc.array(fc.constantFrom('a', 'b', 'c', 'x', 'y'), { minLength: 1, maxLength: 8 });
+    await fc.assert(
+      fc.asyncProperty(tiny, fc.nat(), fc.nat({ max: 2 }), fc.array(fc.constantFrom('a', 'b', 'x'), { maxLength: 2 }), fc.nat({ max: 3 }), fc.boolean(), fc.boolean(), fc.boolean(), async (lines, at0, remove, insert, ctx, envelope, anchored, eof) => {
+        const at = at0 % (lines.length + 1);
+        const k = Math.min(remove, lines.length - at);
+        const after = [...lines.slice(0, at), ...insert, ...lines.slice(at + k)];
+        if (after.join() === lines.join()) return;
+        const before = render(lines, '\n', false);
+        let patch: Buffer;
+        if (envelope) {
+          const lo = Math.max(0, at - ctx);
+          const hi = Math.min(lines.length, at + k + ctx);
+          const anchor = anchored && lo > 0 ? `@@ ${lines[lo - 1]}\n` : '@@\n';
+          const body = [...lines.slice(lo, at).map((l) => ` ${l}`), ...lines.slice(at, at + k).map((l) => `-${l}`), ...insert.map((l) => `+${l}`), ...lines.slice(at + k, hi).map((l) => ` ${l}`)];
+          patch = Buffer.from(`*** Begin Patch\n*** Update File: f.txt\n${anchor}${body.join('\n')}\n${eof && hi === lines.length ? '*** End of File\n' : ''}*** End Patch\n`);
+        } else patch = diffU('f.txt', before, render(after, '\n', false), ctx);
+        const d = fresh();
+        const f = path.join(d, 'f.txt');
+        fs.writeFileSync(f, before);
+        try {
+          await applyPatch(patch, { directory: d });
+        } catch (e) {
+          if (!(e instanceof PatchFailedError)) throw e;
+          expect(esc(fs.readFileSync(f))).toBe(esc(before));
+          return;
+        }
+        const once = fs.readFileSync(f);
+        try {
+          await applyPatch(patch, { directory: d });
+        } catch (e) {
+          if (!(e instanceof PatchFailedError)) throw e;
+        }
+        expect(esc(fs.readFileSync(f))).toBe(esc(once));
+      }),
+      { numRuns: 400 },
     );
   });
 });
