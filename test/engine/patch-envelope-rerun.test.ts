@@ -98,4 +98,19 @@ describe('apply_patch envelopes run twice', () => {
     expect(esc(fs.readFileSync(path.join(dir, 'f.txt')))).toBe(esc('y\n'));
     await refusedOn('y\n', eof);
   });
+
+  it("two hunks, the second's new lines making a second place for the first's old lines: the rerun writes nothing", async () => {
+    const patch = envelope('@@\n+b\n w\n@@\n-b\n+w\n+b\n z\n c\n');
+    const dir = path.join(tmp.dir, `d${n++}`);
+    fs.mkdirSync(dir);
+    const f = path.join(dir, 'f.txt');
+    fs.writeFileSync(f, 'w\r\nb\r\nz\r\nc\r\n');
+    await applyPatch(patch, { directory: dir });
+    const once = esc(fs.readFileSync(f));
+    expect(once).toBe(esc('b\r\nw\r\nw\r\nb\r\nz\r\nc\r\n'));
+    await applyPatch(patch, { directory: dir }).catch((e: unknown) => {
+      if (!(e instanceof PatchFailedError)) throw e;
+    });
+    expect(esc(fs.readFileSync(f))).toBe(once);
+  });
 });

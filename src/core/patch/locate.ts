@@ -140,10 +140,11 @@ function forwardPair(file: FileLines, h: Hunk, old: string[], neu: string[], sta
   const r = neu.length > 0 ? allFrom(file, neu, start, ws) : [];
   const f = (canApply ? allFrom(file, old, start, ws) : []).filter((q) => !r.some((p) => own(q, p)));
   if (f.length === 1 || (f.length > 1 && h.anchor !== undefined)) {
-    // Below a `@@` line the first of several places is taken, so once it is applied a rerun would
-    // take the next: new lines standing before the place say it may be applied already there
-    // (or stood there from the start), which the file cannot tell apart. Refused, not guessed.
-    if (h.anchor !== undefined && r.length > 0 && r[0]! < f[0]!) throw new Ambiguous(f[0]!, r[0]!, 'both');
+    // New lines standing before the place say it may be applied already there (or stood there
+    // from the start), which the file cannot tell apart: below a `@@` line the first of several
+    // places is taken, so once applied a rerun would take the next; and another hunk's new lines
+    // may have made a second place for this one's old lines. Refused, not guessed.
+    if (r.length > 0 && r[0]! < f[0]!) throw new Ambiguous(f[0]!, r[0]!, 'both');
     // with no new lines there is nothing to see where it applied: the next place would be taken
     if (f.length > 1 && neu.length === 0) return ambiguous(f[0]!, f[1]!);
     return appliedAgain(file, f[0]!, old, neu, ws) ? refused(f[0]!, f[0]!) : apply(f[0]!);
