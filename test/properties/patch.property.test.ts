@@ -280,4 +280,44 @@ describe('run twice on lines that repeat: never a second edit', () => {
       { numRuns: 400 },
     );
   });
+
+  it('a diff -U0..3 of several edits, LF or CRLF: the new file (with context), a second run writes nothing, -R gives the old (with context), and a refusal writes nothing', async () => {
+    const tiny = fc.array(fc.constantFrom('a', 'b', 'c', 'x', 'y', 'z'), { minLength: 1, maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(tiny, fc.array(edit, { minLength: 2, maxLength: 3 }), fc.constantFrom('\n', '\r\n'), fc.nat({ max: 3 }), async (lines, edits, eol, ctx) => {
+        const after = applyEdits(lines, edits, (k) => ['a', 'b', 'x', 'w'][k % 4]!);
+        if (after.join() === lines.join()) return;
+        const before = render(lines, eol, false);
+        const want = render(after, eol, false);
+        const patch = diffU('f.txt', before, want, ctx);
+        const d = fresh();
+        const f = path.join(d, 'f.txt');
+        fs.writeFileSync(f, before);
+        const quiet = async (o: { reverse?: boolean }) => {
+          try {
+            await applyPatch(patch, { directory: d, ...o });
+            return true;
+          } catch (e) {
+            if (!(e instanceof PatchFailedError)) throw e;
+            return false;
+          }
+        };
+        if (!(await quiet({}))) {
+          expect(esc(fs.readFileSync(f))).toBe(esc(before));
+          return;
+        }
+        const once = esc(fs.readFileSync(f));
+        if (ctx > 0) expect(once).toBe(esc(want));
+        await quiet({});
+        expect(esc(fs.readFileSync(f))).toBe(once);
+        // undone: the old file, or refused having written nothing (with context; without, lines
+        // added equal to those at their place are taken as in place, docs/COMMANDS.md, so -R is
+        // held to the rerun rule only: it never edits twice)
+        if (ctx === 0) return;
+        if (await quiet({ reverse: true })) expect(esc(fs.readFileSync(f))).toBe(esc(before));
+        else expect(esc(fs.readFileSync(f))).toBe(once);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

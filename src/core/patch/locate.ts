@@ -34,7 +34,7 @@ const noContext = (h: Hunk) => !h.lines.some((l) => l.op === ' ');
 const bodies = (lines: readonly HunkLine[], drop: string) => lines.filter((l) => l.op !== drop).map((l) => lineKey(l.text));
 
 /** Where one hunk goes; `cursor` is the first line it may cover. */
-function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: LocateOptions): Placement {
+function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: LocateOptions, shift = 0): Placement {
   const oldKeys = bodies(h.lines, '+');
   // a hunk that takes the file's mark away is not in place while the file has it: only its old side is looked for
   const newKeys = h.dropsMark === true ? [] : bodies(h.lines, '-');
@@ -47,7 +47,7 @@ function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: L
       if (a === undefined) continue;
       start = a + 1;
     }
-    const found = o.numbered ? nearestPair(file, h, old, neu, start, carry, whitespace) : forwardPair(file, h, old, neu, start, whitespace);
+    const found = o.numbered ? nearestPair(file, h, old, neu, start, carry, whitespace, shift) : forwardPair(file, h, old, neu, start, whitespace);
     if (found !== undefined) return { ...found, whitespace };
   }
   return failure(file, h, oldKeys, cursor, carry, o);
@@ -56,7 +56,12 @@ function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: L
 type Found = { status: 'apply' | 'already'; at: number; length: number; offset: number } | undefined;
 
 /** Unified diffs: the stated line first (bound hunks at the file's start or end first of all), then the nearest. */
-function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cursor: number, carry: number, ws: boolean): Found {
+/**
+ * `shift`: how far the lines after the hunk before stand from their old line numbers in the file
+ * as it is (that hunk's end where found, less its end by the old numbering), whether it is to be
+ * applied or was found applied: where a hunk with no context stands, either side.
+ */
+function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cursor: number, carry: number, ws: boolean, shift = 0): Found {
   const n = file.length;
   // where the patch says each side starts (0-based), before and after the carried offset
   const oldBase = old.length === 0 ? h.oldStart! : h.oldStart! - 1;
@@ -70,14 +75,35 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
   const same = canApply && old.length === neu.length && old.every((k, i) => k === neu[i]);
   // a hunk that empties the file (its new side is "+0,0"), on an empty file: done before
   if (neu.length === 0 && h.newStart === 0 && n === 0 && old.length > 0 && h.dropsMark !== true) return already(0);
+  // a hunk bound to the file's start or end (git apply's binding), or with a side marked "\ No
+  // newline at end of file" (it ends where the file ends), tells the two sides apart when only one fits
+  const fits = (at: number, len: number, eof: boolean) => (h.bindStart ? at === 0 : true) && (h.bindEnd || eof ? at + len === n : true);
+  // A hunk with no context (diff -U0) has nothing but its line number to be found by: it applies,
+  // or is found applied, at its place alone, where the lines after the hunk before now stand
+  // (`shift`), whether that one was applied or is to be. Looked for nearby, its lines could be any
+  // equal lines: a rerun of "-d" on x d y removed the other d (a second edit), and "+d" after x
+  // d's line 2 was taken for applied at line 2 (nothing written).
+  if (noContext(h)) {
+    const place = clamp(oldBase + shift, cursor, n);
+    let oldThere = canApply && old.length > 0 && matchesAt(file, old, place, ws);
+    let newThere = !same && neu.length > 0 && matchesAt(file, neu, place, ws);
+    if (oldThere && newThere) {
+      oldThere = fits(place, old.length, h.oldNoNewline);
+      newThere = fits(place, neu.length, h.newNoNewline);
+      if (oldThere === newThere) throw new Ambiguous(place, place, 'both');
+    }
+    // applied, it would leave its old lines standing again at the place (one of two equal lines
+    // removed): a rerun could not tell, and would remove the other
+    if (oldThere && appliedAgain(file, place, old, neu, ws)) throw new Ambiguous(place, place, 'both');
+    if (oldThere || (old.length === 0 && canApply && !newThere)) return apply(place);
+    if (newThere) return already(place);
+    return undefined;
+  }
   const fHere = canApply && old.length > 0 && matchesAt(file, old, oldStated, ws);
   const rHere = !same && neu.length > 0 && matchesAt(file, neu, newStated, ws);
   // Both where the patch says: the file cannot tell whether the hunk was applied (its lines
   // repeat there). Refused rather than applied a second time, or skipped wrongly.
   if (fHere && rHere) {
-    // a hunk bound to the file's start or end (git apply's binding) tells them apart when only one side sits there
-    // and so does a side marked "\ No newline at end of file": it ends where the file ends
-    const fits = (at: number, len: number, eof: boolean) => (h.bindStart ? at === 0 : true) && (h.bindEnd || eof ? at + len === n : true);
     const f = fits(oldStated, old.length, h.oldNoNewline);
     const r = fits(newStated, neu.length, h.newNoNewline);
     if (f !== r) return f ? apply(oldStated) : already(newStated);
@@ -91,14 +117,6 @@ function nearestPair(file: FileLines, h: Hunk, old: string[], neu: string[], cur
   if (canApply && bo !== undefined && bo >= cursor && old.length > 0 && matchesAt(file, old, bo, ws)) return apply(bo);
   const bn = bound(neu);
   if (!same && bn !== undefined && bn >= cursor && neu.length > 0 && matchesAt(file, neu, bn, ws)) return already(bn);
-  // A hunk with no context (diff -U0) has nothing but its line number to be found by: it applies,
-  // or is found applied, there alone. Looked for nearby, its lines could be any equal lines: a
-  // rerun of "-d" on x d y removed the other d (a second edit), and "+d" after x d's line 2 was
-  // taken for applied at line 2 (nothing written).
-  if (noContext(h)) {
-    if (old.length === 0 && canApply) return apply(oldStated);
-    return undefined;
-  }
   const f = canApply && old.length > 0 ? nearest(file, old, oldStated, cursor, ws) : undefined;
   const r = !same && neu.length > 0 ? nearest(file, neu, newStated, cursor, ws) : undefined;
   if (f !== undefined && (r === undefined || f.distance < r.distance)) {
@@ -161,13 +179,13 @@ function refused(at: number, atNew: number): never {
 }
 
 /**
- * An envelope's hunk, applied at `at`, would leave its old lines standing again across the place
+ * A hunk, applied at `at`, would leave its old lines standing again across the place
  * (taking in a new line, or the two lines its removal brings together), not inside its new lines:
  * removing one of two equal lines with context on one side only (" y" "-a" on y a a), or "-a" "-c"
  * on a a c c; with `atEnd`, standing at the end again ("-a" on y a a). The file as it is could
- * then be the result of applying it before, and a rerun would
- * apply it again: an envelope has no line numbers to tell them apart. (Old lines inside the new
- * ones are theirs: a rerun finds the hunk applied.)
+ * then be the result of applying it before, and a rerun would apply it again: an envelope, or a
+ * hunk with no context, has nothing else to tell them apart. (Old lines inside the new ones are
+ * theirs: a rerun finds the hunk applied.)
  */
 function appliedAgain(file: FileLines, at: number, old: readonly string[], neu: readonly string[], ws: boolean, atEnd = false): boolean {
   const key = (j: number) => (j < at ? file.key(j, ws) : j < at + neu.length ? neu[j - at]! : file.key(j - neu.length + old.length, ws));
@@ -361,10 +379,11 @@ export function locateHunks(file: FileLines, hunks: readonly Hunk[], o: LocateOp
   const out: Placement[] = [];
   let cursor = 0;
   let carry = 0;
+  let shift = 0;
   for (const h of hunks) {
     let p: Placement;
     try {
-      p = locateOne(file, h, cursor, carry, o);
+      p = locateOne(file, h, cursor, carry, o, shift);
     } catch (e) {
       if (!(e instanceof Ambiguous)) throw e;
       p = {
@@ -379,6 +398,10 @@ export function locateHunks(file: FileLines, hunks: readonly Hunk[], o: LocateOp
     if (p.status !== 'failed') {
       cursor = p.at + p.length;
       carry = p.offset;
+      if (o.numbered) {
+        const oldLines = h.lines.filter((l) => l.op !== '+').length;
+        shift = cursor - ((oldLines === 0 ? h.oldStart! : h.oldStart! - 1) + oldLines);
+      }
     }
   }
   return out;
