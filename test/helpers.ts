@@ -1,6 +1,7 @@
 // Shared test tools: run the CLI in-process with captured output, temp dirs, and a byte view
 // that shows every invisible byte, so a lost "\r" is visible in a failure.
 
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -146,4 +147,17 @@ export function tree(dir: string | Buffer, rel = ''): Record<string, string> {
     else out[key] = esc(fs.readFileSync(p));
   }
   return out;
+}
+
+/**
+ * `diff -U CONTEXT a/f.txt b/f.txt` of two contents, made in a new directory under `dir`: diff's
+ * own output (its positions, its markers), as patch tests feed it back.
+ */
+export function diffFiles(dir: string, before: string | Uint8Array, after: string | Uint8Array, context: number): Buffer {
+  const at = fs.mkdtempSync(path.join(dir, 'diff-'));
+  fs.mkdirSync(path.join(at, 'a'));
+  fs.mkdirSync(path.join(at, 'b'));
+  fs.writeFileSync(path.join(at, 'a', 'f.txt'), before);
+  fs.writeFileSync(path.join(at, 'b', 'f.txt'), after);
+  return spawnSync('diff', [`-U${context}`, 'a/f.txt', 'b/f.txt'], { cwd: at }).stdout;
 }

@@ -1,12 +1,11 @@
 // patch of a file that starts with a UTF-8 byte order mark, by the diffs diff -u writes: they have
 // the mark as line 1's first bytes, where linewise keeps it apart (core/patch/bom.ts). Each case
 // is held to the bytes of the new file, twice (the rerun writes nothing), and -R gives the old.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyPatch } from '../../src/index.js';
-import { esc, tempDir } from '../helpers.js';
+import { diffFiles, esc, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -15,14 +14,7 @@ const MARK = '\xef\xbb\xbf';
 const bytes = (s: string) => Buffer.from(s, 'latin1');
 
 /** `diff -U CONTEXT a/f.txt b/f.txt` of two contents. */
-function diffU(before: Buffer, after: Buffer, context: number): Buffer {
-  const dir = path.join(tmp.dir, `u${n++}`);
-  fs.mkdirSync(path.join(dir, 'a'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'b'));
-  fs.writeFileSync(path.join(dir, 'a', 'f.txt'), before);
-  fs.writeFileSync(path.join(dir, 'b', 'f.txt'), after);
-  return spawnSync('diff', [`-U${context}`, 'a/f.txt', 'b/f.txt'], { cwd: dir }).stdout;
-}
+const diffU = (before: Buffer, after: Buffer, context: number) => diffFiles(tmp.dir, before, after, context);
 
 /** A directory holding f.txt with `content`. */
 function dirWith(content: Buffer): { dir: string; file: string } {

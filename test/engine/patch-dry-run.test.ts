@@ -1,12 +1,11 @@
 // patch --dry-run's diff (engine/patch-diff.ts landedDiff), made from where the hunks landed: for
 // a hunk with far more context than changes it shows the changes alone, as diff -u of the two
 // files would; lines added after a last line without a terminator show that line gaining one.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyPatch } from '../../src/index.js';
-import { esc, tempDir } from '../helpers.js';
+import { diffFiles, esc, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -23,14 +22,7 @@ async function dryRun(before: Buffer, patch: Buffer): Promise<{ dir: string; dif
 }
 
 /** `diff -U CONTEXT a/f.txt b/f.txt` of two contents. */
-function diffU(before: Buffer, after: Buffer, context: number): Buffer {
-  const dir = path.join(tmp.dir, `u${n++}`);
-  fs.mkdirSync(path.join(dir, 'a'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'b'));
-  fs.writeFileSync(path.join(dir, 'a', 'f.txt'), before);
-  fs.writeFileSync(path.join(dir, 'b', 'f.txt'), after);
-  return spawnSync('diff', [`-U${context}`, 'a/f.txt', 'b/f.txt'], { cwd: dir }).stdout;
-}
+const diffU = (before: Buffer, after: Buffer, context: number) => diffFiles(tmp.dir, before, after, context);
 
 /** The changed lines of a diff (not its ---/+++ header). */
 const changes = (d: Buffer) => d.toString('latin1').split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l));

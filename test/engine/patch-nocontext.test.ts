@@ -1,26 +1,18 @@
 // patch of hunks with no context lines (diff -U0): placed by their stated line alone. Searched for
 // nearby, a removed line could be any equal line and an added one any equal line, so a rerun of a
 // deletion removed a second line and -R of it was taken for applied, writing nothing.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyPatch, PatchFailedError } from '../../src/index.js';
-import { esc, tempDir } from '../helpers.js';
+import { diffFiles, esc, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 let n = 0;
 
 /** `diff -U0 a/f.txt b/f.txt` of two contents. */
-function diffU0(before: string, after: string): Buffer {
-  const dir = path.join(tmp.dir, `u${n++}`);
-  fs.mkdirSync(path.join(dir, 'a'), { recursive: true });
-  fs.mkdirSync(path.join(dir, 'b'));
-  fs.writeFileSync(path.join(dir, 'a', 'f.txt'), before);
-  fs.writeFileSync(path.join(dir, 'b', 'f.txt'), after);
-  return spawnSync('diff', ['-U0', 'a/f.txt', 'b/f.txt'], { cwd: dir }).stdout;
-}
+const diffU0 = (before: string, after: string) => diffFiles(tmp.dir, before, after, 0);
 
 function dirWith(content: string): { dir: string; read: () => string } {
   const dir = path.join(tmp.dir, `d${n++}`);
