@@ -12,7 +12,7 @@ import { finderFor } from '../core/finder-choice.js';
 import { lineGatherer, LineSearcher } from '../core/searcher.js';
 import { DeadlineExceeded } from '../io/deadline.js';
 import { BinaryFileError } from '../io/encodings/sniff.js';
-import { fileError, type OpenedText, openText, type TextOptions } from '../io/input.js';
+import { fileError, type OpenedText, openText, type TextOptions, WalkedFile } from '../io/input.js';
 import type { SearchTarget } from '../io/walk.js';
 import type { Parallel, SearchAhead, Turn } from './grep-ahead.js';
 import type { GrepItem } from './grep-inputs.js';
@@ -91,7 +91,7 @@ export class GrepRun implements Turn {
     });
     this.ahead = parallel === undefined ? undefined : new parallel.SearchAhead(parallel, pattern);
     this.namedOptions = { allowBinary: o.allowBinary, encoding: o.encoding, bufferSize: o.bufferSize, scanner: this.scanner, quietBinary: false };
-    this.walkedOptions = { ...this.namedOptions, quietBinary: true, walked: true };
+    this.walkedOptions = { ...this.namedOptions, quietBinary: true, walked: new WalkedFile() };
   }
 
   /** The run has worker threads (the caller then lets the event loop turn between steps). */

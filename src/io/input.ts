@@ -164,13 +164,14 @@ export function resolvePath(cwd: string, p: string): string {
  * Opens `path` for reading ("-" is standard input). Regular files and pipes are read; a
  * directory, device or socket is refused, so nothing can stream forever from /dev/zero.
  * `walked`: the name comes from a walk or a glob, whose directory entry said "regular file", in
- * a normalized absolute path; outside a server, it is opened without an fstat (WalkedFile).
+ * a normalized absolute path; outside a server, it is opened without an fstat (WalkedFile), into
+ * `walked` itself when it is a WalkedFile (closed since its last file), else a new one.
  */
-export function openInput(path: string, io: InputSource, walked = false): Input {
+export function openInput(path: string, io: InputSource, walked: boolean | WalkedFile = false): Input {
   if (path === '-') {
     return { name: '-', read: waiting(io.stdin, io.beforeWait), size: undefined, close() {} };
   }
-  if (walked && io.confine === undefined && io.files === undefined) return openWalked(path);
+  if (walked !== false && io.confine === undefined && io.files === undefined) return openWalked(path, walked === true ? new WalkedFile() : walked);
   // Relative to the source's working directory (the process's own, except in tests and servers).
   const abs = resolvePath(io.cwd, path);
   const cached = io.files?.open(abs, path);
@@ -224,18 +225,34 @@ export function openInput(path: string, io: InputSource, walked = false): Input 
  * bytes (a small file ends in one read and a read of nothing; a large one pays one fstat). What
  * is not a regular file is then refused, after one buffer at most (docs/HARDENING.md).
  */
-class WalkedFile implements Input {
+export class WalkedFile implements Input {
   readonly unsized = true;
   readonly read: ReadFn;
+  name = '';
+  private fd = -1;
   private checked = false;
   private bytes = 0;
   private reads = 0;
 
-  constructor(
-    readonly name: string,
-    private readonly fd: number,
-  ) {
+  constructor() {
     this.read = (buf, offset, length) => this.readSome(buf, offset, length);
+  }
+
+  /**
+   * Makes this the input of the file `name`, opened as `fd`. A search opens every walked file
+   * into one WalkedFile, one after the other (grep's TextOptions.walked), as it restarts one
+   * scanner: an object and a closure per file, reachable from the long-lived scanner, were
+   * promoted into old space by the scavenges (1.2 MB of old-space garbage over git's tree).
+   */
+  reopen(name: string, fd: number): this {
+    // two files at once in one WalkedFile would read and close each other's descriptor
+    if (this.fd !== -1) throw new Error(`WalkedFile: ${this.name} is still open`);
+    this.name = name;
+    this.fd = fd;
+    this.checked = false;
+    this.bytes = 0;
+    this.reads = 0;
+    return this;
   }
 
   get size(): number {
@@ -269,12 +286,16 @@ class WalkedFile implements Input {
     return n;
   }
 
+  /** Closes the file; again, nothing (its descriptor's number may be another file's by then). */
   close(): void {
-    fs.closeSync(this.fd);
+    const fd = this.fd;
+    if (fd === -1) return;
+    this.fd = -1;
+    fs.closeSync(fd);
   }
 }
 
-function openWalked(path: string): Input {
+function openWalked(path: string, into: WalkedFile): Input {
   let fd: number;
   try {
     // fsPath: a walked name that is not UTF-8 is opened by its own bytes, never by a look-alike.
@@ -282,7 +303,7 @@ function openWalked(path: string): Input {
   } catch (e) {
     throw fileError(e, path);
   }
-  return new WalkedFile(path, fd);
+  return into.reopen(path, fd);
 }
 
 // ---- an input as lines
@@ -303,8 +324,12 @@ export interface TextOptions {
    * binary files without a word, so the message is never read).
    */
   quietBinary?: boolean;
-  /** the path is a walked file's (openInput: opened without an fstat) */
-  walked?: boolean;
+  /**
+   * The path is a walked file's (openInput: opened without an fstat); a WalkedFile: opened into
+   * it (grep passes one for a whole search, as it does the scanner; the caller closes each file
+   * before the next).
+   */
+  walked?: boolean | WalkedFile;
   /**
    * The scanner to read with, started over (grep passes one for a whole search, so no file
    * allocates a buffer); the caller releases it. Without it, the result's scanner is new.
