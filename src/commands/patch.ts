@@ -6,6 +6,7 @@ import { Exit, type ExitCode, LinewiseError } from '../core/errors.js';
 import { applyPatch, PatchFailedError } from '../engine/patch.js';
 import { printPatchFailures, printPatchOutcome } from '../format/patch-report.js';
 import { readOptionInput } from '../io/option-input.js';
+import { cliWords } from '../surface/words.js';
 import type { Context } from './context.js';
 
 /** The most a patch may hold: it is read whole (each file it changes is then read one at a time). */
@@ -20,6 +21,7 @@ export interface PatchArgs {
   receipt?: boolean;
   json?: boolean;
   ignoreWhitespace?: boolean;
+  unidiffZero?: boolean;
   encoding?: string;
 }
 
@@ -37,12 +39,13 @@ export async function patch(ctx: Context, file: string | undefined, o: PatchArgs
       dryRun: o.dryRun === true,
       receipt: o.receipt === true,
       ignoreWhitespace: o.ignoreWhitespace === true,
+      unidiffZero: o.unidiffZero === true,
       ...(o.encoding !== undefined ? { encoding: o.encoding } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     printPatchOutcome(ctx, result, { json: o.json === true, receipt: o.receipt === true });
   } catch (e) {
-    if (e instanceof PatchFailedError) printPatchFailures(ctx, e.failures, o.json === true);
+    if (e instanceof PatchFailedError) printPatchFailures(ctx, e.failures, o.json === true, cliWords('patch'));
     throw e;
   }
   return Exit.ok;

@@ -60,6 +60,13 @@ export interface PatchOptions {
   receiptBytes?: number;
   /** when a hunk's lines are not there exactly, match them with runs of whitespace ignored (reported per hunk) */
   ignoreWhitespace?: boolean;
+  /**
+   * Let a unified diff's hunks without context (diff -U0) go by their line numbers alone. Without
+   * it such a hunk applies only where it covers the whole file, as git apply without
+   * --unidiff-zero: where lines repeat, a line number cannot tell one place from another, nor a
+   * hunk applied before from one not yet (its added lines may stand there already).
+   */
+  unidiffZero?: boolean;
   /** the files' encoding (`--encoding`); the patch is read as UTF-8 then */
   encoding?: string;
   /**
@@ -134,6 +141,8 @@ export interface HunkFailure {
   why: string;
   /** the place where most of its old lines match, and the first line there that differs */
   near?: { line: number; matching: number; of: number; differs?: { line: number; file: string; hunk: string } };
+  /** a hunk without context (diff -U0), refused because `unidiffZero` was not given */
+  contextFree?: true;
 }
 
 /** Some hunk does not apply: nothing was written (exit 3); `failures` says which and why. */
@@ -187,6 +196,7 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
   const receiptBytes = v.optionalCount(o.receiptBytes, 'receiptBytes');
   const receipt = v.optionalBoolean(o.receipt, 'receipt') === true && !dryRun && !check ? new RowAllowance(receiptBytes) : undefined;
   const ignoreWhitespace = v.optionalBoolean(o.ignoreWhitespace, 'ignoreWhitespace') === true;
+  const unidiffZero = v.optionalBoolean(o.unidiffZero, 'unidiffZero') === true;
   const signal = v.optionalSignal(o.signal);
   const strip = v.optionalCount(o.strip, 'strip');
   const parsed = parsePatch(text, { ...(strip !== undefined ? { strip } : {}), reverse: v.optionalBoolean(o.reverse, 'reverse') === true });
@@ -212,7 +222,7 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
     return { oldP, newP, srcP };
   });
   const numbered = parsed.format === 'unified';
-  const lo = { numbered, ignoreWhitespace };
+  const lo = { numbered, ignoreWhitespace, unidiffZero };
   const works: FileWork[] = [];
   const failures: HunkFailure[] = [];
   const writing = !dryRun && !check;
@@ -256,6 +266,7 @@ export async function applyPatch(patch: string | Uint8Array, options: PatchOptio
 interface PlanOptions {
   numbered: boolean;
   ignoreWhitespace: boolean;
+  unidiffZero: boolean;
   encoding: string | undefined;
   writing: boolean;
   dryRun: boolean;
@@ -315,8 +326,8 @@ const report = (fp: FilePatch, p: string, status: PatchedFile['status'], changed
   ...extra,
 });
 
-function fail(failures: HunkFailure[], p: string, h: Pick<Hunk, 'header' | 'patchLine'>, why: string, near?: HunkFailure['near']): undefined {
-  failures.push({ path: p, header: h.header, patchLine: h.patchLine, why, ...(near ? { near } : {}) });
+function fail(failures: HunkFailure[], p: string, h: Pick<Hunk, 'header' | 'patchLine'>, why: string, near?: HunkFailure['near'], contextFree?: true): undefined {
+  failures.push({ path: p, header: h.header, patchLine: h.patchLine, why, ...(near ? { near } : {}), ...(contextFree ? { contextFree } : {}) });
   return undefined;
 }
 
@@ -484,7 +495,7 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
   // a file with a byte order mark: a hunk from diff or git diff has it as line 1's first bytes
   const marked = r.bom.length > 0 ? withoutMark(fp.hunks, file.text.includes(MARK_BYTES)) : undefined;
   const placing = [...(marked?.hunks ?? fp.hunks)];
-  const placed: Placement[] = locateHunks(file, placing, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace });
+  const placed: Placement[] = locateHunks(file, placing, { numbered: o.numbered, ignoreWhitespace: o.ignoreWhitespace, unidiffZero: o.unidiffZero });
   // a hunk whose line 1 carried the mark, found below line 1 (its lines without the mark match
   // there): the mark says it is not that place
   placed.forEach((p, k) => {
@@ -494,7 +505,7 @@ function patchLines(fp: FilePatch, given: string, r: ReadFile, o: PlanOptions, f
   placed.forEach((p, k) => {
     if (p.status === 'failed') {
       ok = false;
-      fail(failures, given, placing[k]!, p.why, p.near);
+      fail(failures, given, placing[k]!, p.why, p.near, p.contextFree);
     }
   });
   if (!ok) return undefined;

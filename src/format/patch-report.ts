@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import type { HunkFailure, HunkResult, PatchResult } from '../engine/patch.js';
 import type { Output } from '../io/output.js';
 import { writeRecord } from './json.js';
+import type { Words } from '../surface/words.js';
 import type { Printing } from './printing.js';
 import { type ReceiptBudget, writeReceipt } from './receipt.js';
 
@@ -18,9 +19,14 @@ export function hunkNote(h: HunkResult): string | undefined {
   return `hunk ${h.header} applied${where}${ws}`;
 }
 
+/** Why a hunk does not apply, with the option that lets a hunk without context go by its line numbers, in `words`' names. */
+function whyIn(f: HunkFailure, words: Words): string {
+  return f.contextFree ? `${f.why} (${words.set('unidiffZero')})` : f.why;
+}
+
 /** One line for a hunk that does not apply: which, why, and where its lines nearly are. */
-export function failureMessage(f: HunkFailure): string {
-  let s = `hunk ${f.header} (patch line ${f.patchLine}) does not apply: ${f.why}`;
+export function failureMessage(f: HunkFailure, words: Words): string {
+  let s = `hunk ${f.header} (patch line ${f.patchLine}) does not apply: ${whyIn(f, words)}`;
   if (f.near) {
     s += `; nearest: line ${f.near.line}, where ${f.near.matching} of its ${f.near.of} old lines match`;
     if (f.near.differs) s += ` (line ${f.near.differs.line} is ${JSON.stringify(clip(f.near.differs.file))}, the hunk expects ${JSON.stringify(clip(f.near.differs.hunk))})`;
@@ -105,10 +111,10 @@ export function printPatchRecords(out: Output, result: PatchResult): void {
   });
 }
 
-/** Each hunk that does not apply: a message line (stderr), or a JSON record. */
-export function printPatchFailures(p: Printing, failures: readonly HunkFailure[], json: boolean): void {
+/** Each hunk that does not apply: a message line (stderr), or a JSON record; options named as `words` name them. */
+export function printPatchFailures(p: Printing, failures: readonly HunkFailure[], json: boolean, words: Words): void {
   for (const f of failures) {
-    if (json) writeRecord(p.out, { type: 'failed', path: f.path, header: f.header, patch_line: f.patchLine, why: f.why, ...(f.near ? { near: f.near } : {}) });
-    else p.warn(failureMessage(f), f.path);
+    if (json) writeRecord(p.out, { type: 'failed', path: f.path, header: f.header, patch_line: f.patchLine, why: whyIn(f, words), ...(f.near ? { near: f.near } : {}), ...(f.contextFree ? { context_free: true } : {}) });
+    else p.warn(failureMessage(f, words), f.path);
   }
 }

@@ -5,6 +5,7 @@
 import { applyPatch, PatchFailedError } from '../engine/patch.js';
 import { printPatchFailures, printPatchOutcome } from '../format/patch-report.js';
 import { endCutReceipts, receiptBudget } from './bounds.js';
+import { mcpWords } from '../surface/words.js';
 import type { ToolOutput } from './result.js';
 import type { Roots } from './roots.js';
 
@@ -15,6 +16,7 @@ export interface PatchToolArgs {
   reverse?: boolean;
   check?: boolean;
   ignoreWhitespace?: boolean;
+  unidiffZero?: boolean;
   dryRun?: boolean;
 }
 
@@ -33,6 +35,7 @@ export async function patchTool(out: ToolOutput, a: PatchToolArgs, roots: Roots,
       receipt: a.dryRun !== true && a.check !== true,
       receiptBytes: budget.left,
       ignoreWhitespace: a.ignoreWhitespace === true,
+      unidiffZero: a.unidiffZero === true,
       ...(signal ? { signal } : {}),
     });
     printPatchOutcome(out.text, result, { json: false, receipt: result.files.some((f) => f.receipt !== undefined), budget });
@@ -40,8 +43,9 @@ export async function patchTool(out: ToolOutput, a: PatchToolArgs, roots: Roots,
     printPatchOutcome(out.json, result, { json: true, receipt: false });
   } catch (e) {
     if (e instanceof PatchFailedError) {
-      printPatchFailures(out.text, e.failures, false);
-      printPatchFailures(out.json, e.failures, true);
+      const words = mcpWords('patch', 'apply_patch');
+      printPatchFailures(out.text, e.failures, false, words);
+      printPatchFailures(out.json, e.failures, true, words);
     }
     throw e;
   }

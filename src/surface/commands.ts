@@ -255,6 +255,12 @@ const patch: CommandSpec = {
     { key: 'receipt', kind: 'boolean', cli: '--receipt', help: 'after the write, print the rows of each changed region as they now are (2 lines of context) and how the numbering moved, as replace --receipt' },
     { ...o.json, help: 'JSON Lines: a record per hunk (status applied or already, offset, whitespace, line numbers), a record per file, then a summary' },
     { key: 'ignoreWhitespace', kind: 'boolean', cli: '--ignore-whitespace', help: "when a hunk's lines are not there exactly, match runs of spaces and tabs as one (and none at either end); each hunk matched so is reported" },
+    {
+      key: 'unidiffZero',
+      kind: 'boolean',
+      cli: '--unidiff-zero',
+      help: 'let hunks without context lines (diff -U0) go by their line numbers alone, as git apply --unidiff-zero; without it such a hunk applies only where it covers the whole file. Where lines repeat, a line number cannot tell one place from another, nor a hunk applied before from one not yet: its added lines standing there already are taken as applied',
+    },
     { ...o.encoding, mcp: undefined, help: "decode the files from NAME (latin1, windows-1252, shift_jis, ...) and encode them back; the patch is read as UTF-8 then" },
     o.color,
   ],

@@ -96,7 +96,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Apply a patch',
     command: 'patch',
     description: 'Apply a unified diff (git diff, diff -u) or a "*** Begin Patch" envelope under the first root: every hunk located first, then all files written or none; hunks already applied are skipped.',
-    takes: ['patchText!', 'strip', 'reverse', 'check', 'ignoreWhitespace', 'dryRun'],
+    takes: ['patchText!', 'strip', 'reverse', 'check', 'ignoreWhitespace', 'unidiffZero', 'dryRun'],
     own: [{ key: 'patchText', kind: 'string', mcp: 'patch', required: true, help: 'the patch text' }],
     writes: true,
   },

@@ -31,6 +31,22 @@ describe('patch: looking before writing', () => {
     expect([again.status, again.stderr]).toEqual([0, 'linewise: f.txt: already applied (every hunk is in place): nothing to write\n']);
   });
 
+  it('a hunk without context (diff -U0): exit 3, one line naming --unidiff-zero, nothing written; with it, placed at its line', async () => {
+    const U0 = '--- a/f.txt\n+++ b/f.txt\n@@ -3 +3 @@\n-three\n+THREE\n';
+    const d = dir({ 'f.txt': FIVE, 'p.diff': U0 });
+    const r = await run(['patch', 'p.diff'], { cwd: d });
+    expect(r.status).toBe(Exit.stale);
+    expect(r.stderr).toBe(
+      'linewise: f.txt: hunk @@ -3 +3 @@ (patch line 3) does not apply: it has no context lines (diff -U0), so only its line numbers say where it goes, which cannot tell a place from another where lines repeat, nor "applied before" from "not yet"; make the patch with context (diff -u, git diff), or allow placing by line numbers alone (--unidiff-zero)\nlinewise: a hunk does not apply; nothing was written\n',
+    );
+    expect(esc(fs.readFileSync(path.join(d, 'f.txt')))).toBe(esc(FIVE));
+    const told = await run(['patch', '--unidiff-zero', 'p.diff'], { cwd: d });
+    expect([told.status, told.stderr]).toEqual([0, '']);
+    expect(esc(fs.readFileSync(path.join(d, 'f.txt')))).toBe(esc('one\r\ntwo\r\nTHREE\r\nfour\r\nfive\r\n'));
+    const again = await run(['patch', '--unidiff-zero', 'p.diff'], { cwd: d });
+    expect(again.status).toBe(0);
+  });
+
   it('reads standard input; an offset is reported', async () => {
     const d = dir({ 'f.txt': `zero\r\n${FIVE}` });
     const r = await run(['patch'], { cwd: d, stdin: PATCH });

@@ -133,11 +133,12 @@ describe('patch: a file that starts with a byte order mark', () => {
       const neu = bytes(after);
       const patch = diffU(old, neu, 0);
       const { dir, file } = dirWith(old);
-      await applyPatch(patch, { directory: dir });
+      // by line numbers alone, as asked (without it a hunk without context is refused)
+      await applyPatch(patch, { directory: dir, unidiffZero: true });
       expect(esc(fs.readFileSync(file))).toBe(esc(neu));
-      expect((await applyPatch(patch, { directory: dir })).files[0]!.changed).toBe(false);
+      expect((await applyPatch(patch, { directory: dir, unidiffZero: true })).files[0]!.changed).toBe(false);
       expect(esc(fs.readFileSync(file))).toBe(esc(neu));
-      await applyPatch(patch, { directory: dir, reverse: true });
+      await applyPatch(patch, { directory: dir, reverse: true, unidiffZero: true });
       expect(esc(fs.readFileSync(file))).toBe(esc(old));
     });
   }

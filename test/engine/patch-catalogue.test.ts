@@ -322,14 +322,16 @@ describe('files made, removed and moved', () => {
     for (const f of ['a', 'b', 'c']) fs.writeFileSync(path.join(d, `${f}.txt`), `${f}1\n${f}2\n${f}3\n`);
     const snap = tree(d);
     const hunk = (f: string, old: string) => `--- a/${f}.txt\n+++ b/${f}.txt\n@@ -2 +2 @@\n-${old}\n+new\n`;
-    const e = await refused(run(d, `${hunk('a', 'a2')}${hunk('b', 'WRONG')}${hunk('c', 'c2')}--- /dev/null\n+++ b/d.txt\n@@ -0,0 +1 @@\n+d\n`));
+    // hunks without context, written short: placed by their line numbers, as asked
+    const e = await refused(run(d, `${hunk('a', 'a2')}${hunk('b', 'WRONG')}${hunk('c', 'c2')}--- /dev/null\n+++ b/d.txt\n@@ -0,0 +1 @@\n+d\n`, { unidiffZero: true }));
     expect(e.failures.map((f) => f.path)).toEqual(['b.txt']);
     expect(tree(d)).toEqual(snap);
   });
 });
 
 describe('a patch over several directories', () => {
-  const run = (d: string, patch: string): Promise<PatchResult> => applyPatch(patch, { directory: d });
+  // hunks without context, written short (diff -U0): placed by their line numbers, as asked
+  const run = (d: string, patch: string): Promise<PatchResult> => applyPatch(patch, { directory: d, unidiffZero: true });
   const setUp = () => {
     const d = path.join(tmp.dir, `dirs${n++}`);
     for (const sub of ['x', 'y', 'z']) {

@@ -12,11 +12,11 @@ afterAll(() => tmp.cleanup());
 let n = 0;
 
 /** A directory holding f.txt with `before`, and the dry run's diff of `patch` applied there. */
-async function dryRun(before: Buffer, patch: Buffer): Promise<{ dir: string; diff: Buffer }> {
+async function dryRun(before: Buffer, patch: Buffer, o: { unidiffZero?: boolean } = {}): Promise<{ dir: string; diff: Buffer }> {
   const dir = path.join(tmp.dir, `d${n++}`);
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, 'f.txt'), before);
-  const r = await applyPatch(patch, { directory: dir, dryRun: true });
+  const r = await applyPatch(patch, { directory: dir, dryRun: true, ...o });
   expect(esc(fs.readFileSync(path.join(dir, 'f.txt')))).toBe(esc(before));
   return { dir, diff: r.files[0]!.diff! };
 }
@@ -50,9 +50,9 @@ describe('patch --dry-run', () => {
 
   it('lines added after a last line without a terminator: that line shows gaining one, the file still ends without one, and the diff gives what a run writes', async () => {
     const before = Buffer.from('a\nb');
-    const { dir, diff } = await dryRun(before, Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -2,0 +3 @@\n+c\n'));
+    const { dir, diff } = await dryRun(before, Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -2,0 +3 @@\n+c\n'), { unidiffZero: true });
     expect(esc(diff)).toBe(esc(Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,3 @@\n a\n-b\n\\ No newline at end of file\n+b\n+c\n\\ No newline at end of file\n')));
-    await applyPatch(Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -2,0 +3 @@\n+c\n'), { directory: dir });
+    await applyPatch(Buffer.from('--- a/f.txt\n+++ b/f.txt\n@@ -2,0 +3 @@\n+c\n'), { directory: dir, unidiffZero: true });
     const again = path.join(tmp.dir, `d${n++}`);
     fs.mkdirSync(again);
     fs.writeFileSync(path.join(again, 'f.txt'), before);

@@ -19,13 +19,25 @@ export type Placement =
       /** matched only with whitespace ignored */
       whitespace: boolean;
     }
-  | { status: 'failed'; why: string; near?: { line: number; matching: number; of: number; differs?: { line: number; file: string; hunk: string } } };
+  | {
+      status: 'failed';
+      why: string;
+      near?: { line: number; matching: number; of: number; differs?: { line: number; file: string; hunk: string } };
+      /** a hunk without context, refused because placing by line numbers alone was not allowed */
+      contextFree?: true;
+    };
 
 /** How the hunks of a file are looked for. */
 export interface LocateOptions {
   /** unified diffs: each hunk's stated line counts; envelopes: none, each is found after the one before */
   numbered: boolean;
   ignoreWhitespace: boolean;
+  /**
+   * a unified diff's hunks with no context (diff -U0) may go by their line numbers alone; else
+   * such a hunk applies (or is found applied) only where it covers the whole file, as git apply
+   * without --unidiff-zero
+   */
+  unidiffZero?: boolean;
 }
 
 /** A unified diff's hunk with no kept line (diff -U0): only its line number places it. */
@@ -48,10 +60,28 @@ function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: L
       start = a + 1;
     }
     const found = o.numbered ? nearestPair(file, h, old, neu, start, carry, whitespace, shift) : forwardPair(file, h, old, neu, start, whitespace);
+    if (found !== undefined && gated(h, o) && !(found.at === 0 && found.length === file.length)) return UNANCHORED;
     if (found !== undefined) return { ...found, whitespace };
   }
+  if (gated(h, o)) return UNANCHORED;
   return failure(file, h, oldKeys, cursor, carry, o);
 }
+
+/**
+ * A unified diff's hunk without context, not allowed to go by its line numbers alone. Where its
+ * lines repeat, those numbers are all that tells one place from another, and a file that holds
+ * its added lines there already cannot tell "applied before" from "not applied": a -U0 diff that
+ * inserts a blank line above another blank line was reported already applied, nothing written,
+ * exit 0, on the very file it was made from. So, as git apply, such a hunk is taken only where
+ * it covers the whole file (a diff of a file every line of which changed) unless asked.
+ */
+const gated = (h: Hunk, o: LocateOptions) => o.numbered && h.contextFree === true && o.unidiffZero !== true;
+
+const UNANCHORED: Placement = {
+  status: 'failed',
+  why: 'it has no context lines (diff -U0), so only its line numbers say where it goes, which cannot tell a place from another where lines repeat, nor "applied before" from "not yet"; make the patch with context (diff -u, git diff), or allow placing by line numbers alone',
+  contextFree: true,
+};
 
 type Found = { status: 'apply' | 'already'; at: number; length: number; offset: number } | undefined;
 

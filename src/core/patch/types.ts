@@ -54,6 +54,12 @@ export interface Hunk {
   bindStart?: boolean;
   bindEnd?: boolean;
   /**
+   * unified diffs: the hunk was written with no context lines at all (diff -U0), so nothing but
+   * its line numbers says where it goes: core/patch/locate.ts applies it only where it covers
+   * the whole file, unless the caller allows placing by line numbers alone (unidiffZero)
+   */
+  contextFree?: boolean;
+  /**
    * the hunk takes away the byte order mark of the file it is placed in (core/patch/bom.ts): its
    * new side stands in no file that still has the mark, so it is never found already applied
    * (its new side without the mark would be seen at the top, where its old side also is)

@@ -191,10 +191,13 @@ export function hunkLines(h: Hunk): HunkLine[] {
 /**
  * git apply's binding: a hunk with less context before its changes than after starts at the
  * file's first line (as does one stated at line 1); with less after than before, it ends at
- * the file's last line. A hunk with no context at all (diff -U0) binds to nothing.
+ * the file's last line. A hunk with no context at all (diff -U0) binds to nothing, and is marked.
  */
 function bindings(h: Hunk, leading: number, trailing: number): void {
-  if (leading === 0 && trailing === 0) return;
+  if (leading === 0 && trailing === 0) {
+    h.contextFree = true;
+    return;
+  }
   if (leading < trailing || h.oldStart! <= 1) h.bindStart = true;
   if (trailing < leading) h.bindEnd = true;
 }
