@@ -123,6 +123,7 @@ Examples:
   $ linewise patch fix.patch --json                      a record per hunk: applied or already, offset, lines
   $ linewise patch fix.patch --receipt                   the changed rows as they now are
   $ linewise patch fix.patch --ignore-whitespace         if a hunk's lines differ only in spaces (reported)
+  $ git diff -U0 | linewise patch --unidiff-zero         hunks without context, placed by their line numbers alone
   $ linewise patch legacy.patch --encoding latin1 --color never   files in latin1, the patch in UTF-8
   $ linewise patch - <<'EOF'                             an apply_patch envelope
   *** Begin Patch
