@@ -130,6 +130,24 @@ describe('patch: a hunk without context is refused unless told to go by line num
     expect(f.read()).toBe(esc('a\nz\n'));
   });
 
+  it('a -U0 diff adding lines above line 1 of a file that holds them already: refused, nothing written (it was "already applied", exit 0)', async () => {
+    // diff -U0 of "c" -> "c\nc" (no final newline) adds "c" above line 1: "-0,0" as a whole-file
+    // hunk from an empty file would say, whose new side is the file; git apply refuses it too
+    const patch = diffU0('c', 'c\nc');
+    expect(patch.toString('latin1')).toMatch(/^@@ -0,0 \+1 @@\n\+c\n$/m);
+    const f = dirWith('c');
+    const e = await refusal(applyPatch(patch, { directory: f.dir }));
+    expect(e.failures).toMatchObject([{ header: '@@ -0,0 +1 @@', contextFree: true }]);
+    expect(fs.readFileSync(path.join(f.dir, 'f.txt'))).toEqual(Buffer.from('c'));
+    await expect(applyPatch(patch, { directory: f.dir, check: true })).rejects.toBeInstanceOf(PatchFailedError);
+    // the whole-file reading (an empty file given lines) applies on the empty file, and its rerun is refused alike
+    const g = dirWith('');
+    await applyPatch(patch, { directory: g.dir });
+    expect(fs.readFileSync(path.join(g.dir, 'f.txt'))).toEqual(Buffer.from('c\n'));
+    await refusal(applyPatch(patch, { directory: g.dir }));
+    expect(fs.readFileSync(path.join(g.dir, 'f.txt'))).toEqual(Buffer.from('c\n'));
+  });
+
   it('envelope hunks are placed by their lines, not by numbers: not refused for lack of context', async () => {
     const f = dirWith('a\nb\nc\n');
     await applyPatch('*** Begin Patch\n*** Update File: f.txt\n@@\n-b\n+B\n*** End Patch\n', { directory: f.dir });

@@ -60,7 +60,10 @@ function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: L
       start = a + 1;
     }
     const found = o.numbered ? nearestPair(file, h, old, neu, start, carry, whitespace, shift) : forwardPair(file, h, old, neu, start, whitespace);
-    if (found !== undefined && gated(h, o) && !(found.at === 0 && found.length === file.length)) return UNANCHORED;
+    // Found applied as a whole file that only adds lines ("-0,0"): the same text is a -U0 diff
+    // adding them above line 1 of a file that holds them already ("c" -> "c\nc" was reported
+    // already applied, nothing written, exit 0), so it cannot tell applied from not either
+    if (found !== undefined && gated(h, o) && (!(found.at === 0 && found.length === file.length) || (found.status === 'already' && old.length === 0))) return UNANCHORED;
     if (found !== undefined) return { ...found, whitespace };
   }
   if (gated(h, o)) return UNANCHORED;
