@@ -140,11 +140,12 @@ describe('patch: a hunk without context is refused unless told to go by line num
     expect(e.failures).toMatchObject([{ header: '@@ -0,0 +1 @@', contextFree: true }]);
     expect(fs.readFileSync(path.join(f.dir, 'f.txt'))).toEqual(Buffer.from('c'));
     await expect(applyPatch(patch, { directory: f.dir, check: true })).rejects.toBeInstanceOf(PatchFailedError);
-    // the whole-file reading (an empty file given lines) applies on the empty file, and its rerun is refused alike
+    // the whole-file reading (an empty file given a line, ending as its new side says) still
+    // applies to the empty file, and its rerun finds it applied, nothing written
     const g = dirWith('');
     await applyPatch(patch, { directory: g.dir });
     expect(fs.readFileSync(path.join(g.dir, 'f.txt'))).toEqual(Buffer.from('c\n'));
-    await refusal(applyPatch(patch, { directory: g.dir }));
+    expect((await applyPatch(patch, { directory: g.dir })).files[0]!.status).toBe('already');
     expect(fs.readFileSync(path.join(g.dir, 'f.txt'))).toEqual(Buffer.from('c\n'));
   });
 

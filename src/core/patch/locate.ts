@@ -61,9 +61,11 @@ function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: L
     }
     const found = o.numbered ? nearestPair(file, h, old, neu, start, carry, whitespace, shift) : forwardPair(file, h, old, neu, start, whitespace);
     // Found applied as a whole file that only adds lines ("-0,0"): the same text is a -U0 diff
-    // adding them above line 1 of a file that holds them already ("c" -> "c\nc" was reported
-    // already applied, nothing written, exit 0), so it cannot tell applied from not either
-    if (found !== undefined && gated(h, o) && (!(found.at === 0 && found.length === file.length) || (found.status === 'already' && old.length === 0))) return UNANCHORED;
+    // adding them above line 1 of a file that holds them already, told apart only by how the file
+    // ends: diff -U0 of "c" -> "c\nc" (no final newline) adds "c\n" above, and on the very file it
+    // was made from was reported already applied, nothing written, exit 0
+    const onlyAddsFound = found?.status === 'already' && old.length === 0 && !endsAsNewSide(file, h);
+    if (found !== undefined && gated(h, o) && (!(found.at === 0 && found.length === file.length) || onlyAddsFound)) return UNANCHORED;
     if (found !== undefined) return { ...found, whitespace };
   }
   if (gated(h, o)) return UNANCHORED;
@@ -79,6 +81,9 @@ function locateOne(file: FileLines, h: Hunk, cursor: number, carry: number, o: L
  * it covers the whole file (a diff of a file every line of which changed) unless asked.
  */
 const gated = (h: Hunk, o: LocateOptions) => o.numbered && h.contextFree === true && o.unidiffZero !== true;
+
+/** The file's last line ends as the hunk's new side says: a terminator, or none after "\ No newline at end of file". */
+const endsAsNewSide = (file: FileLines, h: Hunk) => file.length === 0 || (file.terminator(file.length - 1) === '') === (h.newNoNewline === true);
 
 const UNANCHORED: Placement = {
   status: 'failed',
