@@ -149,6 +149,24 @@ describe('patch: a hunk without context is refused unless told to go by line num
     expect(fs.readFileSync(path.join(g.dir, 'f.txt'))).toEqual(Buffer.from('c\n'));
   });
 
+  it('a hunk whose kept lines stand only between its changes has context: not refused as without it', async () => {
+    // diff -u of a file whose first and last lines changed: one hunk, " x" its only kept line
+    const patch = diffFiles(tmp.dir, 'a\nx\nb\n', 'A\nx\nB\n', 1);
+    expect(patch.toString('latin1')).toMatch(/^@@ -1,3 \+1,3 @@\n-a\n\+A\n x\n-b\n\+B\n$/m);
+    // the file grew below it since: placed by its context, as any hunk ending at the file's end
+    const f = dirWith('a\nx\nb\nz\n');
+    await applyPatch(patch, { directory: f.dir });
+    expect(fs.readFileSync(path.join(f.dir, 'f.txt'))).toEqual(Buffer.from('A\nx\nB\nz\n'));
+    expect((await applyPatch(patch, { directory: f.dir })).files[0]!.status).toBe('already');
+    expect(fs.readFileSync(path.join(f.dir, 'f.txt'))).toEqual(Buffer.from('A\nx\nB\nz\n'));
+    // changed at its place: refused for what differs, not for lack of context
+    const g = dirWith('a\ny\nb\nz\n');
+    const e = await refusal(applyPatch(patch, { directory: g.dir }));
+    expect(e.failures[0]!.contextFree).toBeUndefined();
+    expect(e.failures[0]!.why).not.toMatch(/no context lines/);
+    expect(fs.readFileSync(path.join(g.dir, 'f.txt'))).toEqual(Buffer.from('a\ny\nb\nz\n'));
+  });
+
   it('envelope hunks are placed by their lines, not by numbers: not refused for lack of context', async () => {
     const f = dirWith('a\nb\nc\n');
     await applyPatch('*** Begin Patch\n*** Update File: f.txt\n@@\n-b\n+B\n*** End Patch\n', { directory: f.dir });

@@ -126,6 +126,8 @@ function readHunk(patch: Buffer, at: number, i: number, keep: boolean): { hunk: 
   let leading = 0;
   let trailing = 0;
   let changes = false;
+  // any kept line at all: a hunk with some only between its changes is not one without context
+  let kept = false;
   while (oldLeft > 0 || newLeft > 0) {
     if (p >= len) throw badPatch(i, `the patch ends inside the hunk ${hunk.header} (${oldLeft} old and ${newLeft} new lines missing)`);
     const nl = newlineAt(patch, p);
@@ -150,6 +152,7 @@ function readHunk(patch: Buffer, at: number, i: number, keep: boolean): { hunk: 
       trailing = 0;
     } else if (changes) trailing++;
     else leading++;
+    if (op === ' ') kept = true;
     if (keep) hunk.lines.push({ op, text: text.slice(Math.min(p + 1, cut), cut), crlf: cut < end });
     p = end + 1;
     i++;
@@ -168,7 +171,7 @@ function readHunk(patch: Buffer, at: number, i: number, keep: boolean): { hunk: 
       throw badPatch(i + 1, `a hunk line past the ${m[2] ?? 1} old and ${m[4] ?? 1} new lines the header ${hunk.header} counts`, after);
     }
   }
-  bindings(hunk, leading, trailing);
+  bindings(hunk, leading, trailing, kept);
   if (!keep) hunk.source = { patch, start: at, end: Math.min(p, len), reversed: false };
   return { hunk, next: Math.min(p, len), nextLine: i };
 }
@@ -192,10 +195,19 @@ export function hunkLines(h: Hunk): HunkLine[] {
  * git apply's binding: a hunk with less context before its changes than after starts at the
  * file's first line (as does one stated at line 1); with less after than before, it ends at
  * the file's last line. A hunk with no context at all (diff -U0) binds to nothing, and is marked.
+ * One whose kept lines all stand between its changes (diff -u of a file whose first and last
+ * lines changed) has context: it ends at the file's last line (git apply's match_end) and, stated
+ * at line 1, starts at its first; marked, it was refused as "no context lines" when the file had
+ * grown below it, and --unidiff-zero would have let it go by its numbers.
  */
-function bindings(h: Hunk, leading: number, trailing: number): void {
-  if (leading === 0 && trailing === 0) {
+function bindings(h: Hunk, leading: number, trailing: number, kept: boolean): void {
+  if (!kept) {
     h.contextFree = true;
+    return;
+  }
+  if (leading === 0 && trailing === 0) {
+    if (h.oldStart! <= 1) h.bindStart = true;
+    h.bindEnd = true;
     return;
   }
   if (leading < trailing || h.oldStart! <= 1) h.bindStart = true;
