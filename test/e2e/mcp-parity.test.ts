@@ -232,6 +232,23 @@ describe('apply_patch', () => {
     expect(dry.texts.join('')).toContain('+w');
     expect(bytes('p/two.txt')).toEqual(two);
   });
+
+  it('a hunk without context: refused naming unidiff_zero (no CLI flag), nothing written; with unidiff_zero: true it applies; the schema has it', async () => {
+    writeTree(root, { 'p/z.txt': 'a\n\nb\nc\n' });
+    const patch = '--- a/p/z.txt\n+++ b/p/z.txt\n@@ -3 +3 @@\n-b\n+B\n';
+    const refused = await s.call('apply_patch', { patch });
+    expect(refused).toMatchObject({ isError: true, status: 3 });
+    expect(refused.texts.join('')).toContain('no context lines');
+    expect(refused.texts.join('')).toContain('(unidiff_zero: true)');
+    expect(bytes('p/z.txt')).toEqual(Buffer.from('a\n\nb\nc\n'));
+    const done = await s.call('apply_patch', { patch, unidiff_zero: true });
+    expect(done).toMatchObject({ isError: false, status: 0 });
+    expect(bytes('p/z.txt')).toEqual(Buffer.from('a\n\nB\nc\n'));
+    const tools = await s.client.listTools();
+    const tool = tools.tools.find((t) => t.name === 'apply_patch')!;
+    expect((tool.inputSchema.properties as Record<string, { type?: string }>).unidiff_zero).toMatchObject({ type: 'boolean' });
+    expect(JSON.stringify(tool)).not.toMatch(/(^|[^-\w])--[a-z]/);
+  });
 });
 
 describe('writers\' receipts held to the server\'s bound', () => {
