@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { chunkedReader } from '../src/core/lines.js';
 import { main } from '../src/cli/main.js';
 import { LinewiseError } from '../src/core/errors.js';
+import { PatchFailedError } from '../src/engine/patch.js';
 import type { Io, Sink } from '../src/io/streams.js';
 
 /** What follows the row of a line without terminator on every output: "\n", the marker, "\n". */
@@ -160,4 +161,15 @@ export function diffFiles(dir: string, before: string | Uint8Array, after: strin
   fs.writeFileSync(path.join(at, 'a', 'f.txt'), before);
   fs.writeFileSync(path.join(at, 'b', 'f.txt'), after);
   return spawnSync('diff', [`-U${context}`, 'a/f.txt', 'b/f.txt'], { cwd: at }).stdout;
+}
+
+/** The PatchFailedError a patch run ends with; fails the test if the patch applied (any other error goes on up). */
+export async function refused(p: Promise<unknown>): Promise<PatchFailedError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof PatchFailedError) return e;
+    throw e;
+  }
+  throw new Error('the patch applied');
 }

@@ -5,9 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyPatch, PatchFailedError, type PatchOptions, type PatchResult } from '../../src/index.js';
+import { applyPatch, type PatchOptions, type PatchResult } from '../../src/index.js';
 import { commitTestHooks } from '../../src/io/commit.js';
-import { esc, tempDir, tree } from '../helpers.js';
+import { esc, refused, tempDir, tree } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -59,16 +59,6 @@ function dirWith(bytes: Buffer): string {
   fs.mkdirSync(d);
   fs.writeFileSync(path.join(d, 'f.txt'), bytes);
   return d;
-}
-
-async function refused(p: Promise<unknown>): Promise<PatchFailedError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof PatchFailedError) return e;
-    throw e;
-  }
-  throw new Error('the patch applied');
 }
 
 const read = (d: string) => fs.readFileSync(path.join(d, 'f.txt'));

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { applyPatch, PatchFailedError } from '../../src/index.js';
 import { failureMessage } from '../../src/format/patch-report.js';
 import { cliWords, libraryWords, mcpWords } from '../../src/surface/words.js';
-import { diffFiles, esc, tempDir } from '../helpers.js';
+import { diffFiles, esc, refused, tempDir } from '../helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -66,21 +66,11 @@ describe('patch: hunks without context (diff -U0)', () => {
 });
 
 describe('patch: a hunk without context is refused unless told to go by line numbers alone', () => {
-  const refusal = async (p: Promise<unknown>): Promise<PatchFailedError> => {
-    try {
-      await p;
-    } catch (e) {
-      if (e instanceof PatchFailedError) return e;
-      throw e;
-    }
-    throw new Error('the patch applied');
-  };
-
   it('a -U0 diff adding a blank line above another: refused, nothing written (it was "already applied", exit 0, nothing written)', async () => {
     // a valid diff -U0 of a\n\nb -> a\n\n\nb: git apply --unidiff-zero makes the new file of it
     const patch = '--- a/f.txt\n+++ b/f.txt\n@@ -1,0 +2 @@\n+\n';
     const f = dirWith('a\n\nb\n');
-    const e = await refusal(applyPatch(patch, { directory: f.dir }));
+    const e = await refused(applyPatch(patch, { directory: f.dir }));
     expect(e.failures).toMatchObject([{ path: 'f.txt', header: '@@ -1,0 +2 @@', contextFree: true, why: expect.stringContaining('no context lines (diff -U0)') }]);
     expect(f.read()).toBe(esc('a\n\nb\n'));
     // --check says the same
@@ -97,7 +87,7 @@ describe('patch: a hunk without context is refused unless told to go by line num
     const f = dirWith(before);
     const zero = diffU0(before, after);
     for (let i = 0; i < 2; i++) {
-      const e = await refusal(applyPatch(zero, { directory: f.dir }));
+      const e = await refused(applyPatch(zero, { directory: f.dir }));
       expect(e.failures.map((x) => x.contextFree)).toEqual([true, true]);
       expect(f.read()).toBe(esc(before));
     }
@@ -125,7 +115,7 @@ describe('patch: a hunk without context is refused unless told to go by line num
 
   it('the same whole-file hunk on a longer file is placed by line numbers only: refused', async () => {
     const f = dirWith('a\nz\n');
-    const e = await refusal(applyPatch('--- a/f.txt\n+++ b/f.txt\n@@ -1 +1 @@\n-a\n+b\n', { directory: f.dir }));
+    const e = await refused(applyPatch('--- a/f.txt\n+++ b/f.txt\n@@ -1 +1 @@\n-a\n+b\n', { directory: f.dir }));
     expect(e.failures[0]!.contextFree).toBe(true);
     expect(f.read()).toBe(esc('a\nz\n'));
   });
@@ -136,7 +126,7 @@ describe('patch: a hunk without context is refused unless told to go by line num
     const patch = diffU0('c', 'c\nc');
     expect(patch.toString('latin1')).toMatch(/^@@ -0,0 \+1 @@\n\+c\n$/m);
     const f = dirWith('c');
-    const e = await refusal(applyPatch(patch, { directory: f.dir }));
+    const e = await refused(applyPatch(patch, { directory: f.dir }));
     expect(e.failures).toMatchObject([{ header: '@@ -0,0 +1 @@', contextFree: true }]);
     expect(fs.readFileSync(path.join(f.dir, 'f.txt'))).toEqual(Buffer.from('c'));
     await expect(applyPatch(patch, { directory: f.dir, check: true })).rejects.toBeInstanceOf(PatchFailedError);
@@ -161,7 +151,7 @@ describe('patch: a hunk without context is refused unless told to go by line num
     expect(fs.readFileSync(path.join(f.dir, 'f.txt'))).toEqual(Buffer.from('A\nx\nB\nz\n'));
     // changed at its place: refused for what differs, not for lack of context
     const g = dirWith('a\ny\nb\nz\n');
-    const e = await refusal(applyPatch(patch, { directory: g.dir }));
+    const e = await refused(applyPatch(patch, { directory: g.dir }));
     expect(e.failures[0]!.contextFree).toBeUndefined();
     expect(e.failures[0]!.why).not.toMatch(/no context lines/);
     expect(fs.readFileSync(path.join(g.dir, 'f.txt'))).toEqual(Buffer.from('a\ny\nb\nz\n'));
@@ -175,7 +165,7 @@ describe('patch: a hunk without context is refused unless told to go by line num
 
   it('the refusal names the option as each surface calls it', async () => {
     const f = dirWith('a\n\nb\n');
-    const e = await refusal(applyPatch('--- a/f.txt\n+++ b/f.txt\n@@ -1,0 +2 @@\n+\n', { directory: f.dir }));
+    const e = await refused(applyPatch('--- a/f.txt\n+++ b/f.txt\n@@ -1,0 +2 @@\n+\n', { directory: f.dir }));
     const [x] = e.failures;
     expect(failureMessage(x!, cliWords('patch'))).toMatch(/allow placing by line numbers alone \(--unidiff-zero\)$/);
     expect(failureMessage(x!, mcpWords('patch', 'apply_patch'))).toMatch(/\(unidiff_zero: true\)$/);
